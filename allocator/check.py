@@ -1,0 +1,70 @@
+"""The checker's front door: plain rule checks, and the nearest legal allocation from CP-SAT.
+
+>>> from allocator.battle import load_battle
+>>> report = check_battle(load_battle("models/scenarios/seed-2hmg-1squad-v-4.yaml"))
+>>> report.legal
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from allocator.battle import Battle
+from allocator.rules import check
+from allocator.schema import Allocation
+from allocator.violations import Violation
+
+
+class CheckReport(BaseModel):
+    """What ``cfalloc check --json`` prints."""
+
+    legal: bool
+    violations: list[Violation]
+    nearest_legal: Allocation | None = None
+    odds: dict[str, Any] | None = Field(
+        default=None, description="Every combat's totals and odds, for a complete legal allocation."
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", exclude={"odds"} if self.odds is None else set())
+        if self.nearest_legal is not None:
+            data["nearest_legal"] = self.nearest_legal.model_dump(mode="json", exclude_none=True)
+        return data
+
+
+def allocation_depth(allocation: Allocation) -> int:
+    """How many of the procedure's three choices (group, attack, reallocate) are given."""
+    return sum(part is not None for part in (allocation.combats, allocation.attack,
+                                              allocation.reallocate))
+
+
+def nearest_legal(battle: Battle, allocation: Allocation) -> Allocation | None:
+    """The legal allocation (to the same depth) that moves the fewest stands."""
+    from allocator.model import RulesModel, SlotNames, new_solver
+
+    depth = allocation_depth(allocation)
+    proposal = list(allocation.combats or {})
+    names = SlotNames.for_proposal(proposal, max(len(proposal), len(battle.defender.stands)))
+    model = RulesModel(battle, depth=depth, slots=len(names.names))
+    fresh = list(model.slots)[len(proposal):]
+    for earlier, later in zip(fresh, fresh[1:], strict=False):
+        model.model.AddImplication(model.used[later], model.used[earlier])
+    model.model.Minimize(model.distance_to(allocation, names))
+    solver = new_solver(model.model, time_limit=10)
+    status = solver.Solve(model.model)
+    if status not in (2, 4):  # FEASIBLE, OPTIMAL
+        return None
+    return model.read(solver, names, depth)
+
+
+def check_battle(battle: Battle) -> CheckReport:
+    violations = check(battle)
+    allocation = battle.allocation
+    broken = [v for v in violations if v.step > 0]
+    nearest = None
+    if broken and allocation is not None:
+        nearest = nearest_legal(battle, allocation)
+    return CheckReport(legal=not violations, violations=violations, nearest_legal=nearest)

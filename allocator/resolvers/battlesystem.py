@@ -1,0 +1,2 @@
+class BattlesystemResolver:
+    name = 'battlesystem'

@@ -60,11 +60,42 @@ def nearest_legal(battle: Battle, allocation: Allocation) -> Allocation | None:
     return model.read(solver, names, depth)
 
 
+def round_report(battle: Battle, allocation: Allocation) -> dict[str, Any]:
+    """Every combat's totals and odds, the round's outcomes, and both objectives' values."""
+    from allocator.odds import exchange, round_odds, round_outcome, sweep
+
+    odds = round_odds(
+        battle, allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}
+    )
+    return {
+        "combats": [c.to_json() for c in odds],
+        "outcomes": round_outcome(odds).to_json(),
+        "sweep": fraction_json(sweep(odds)),
+        "exchange": fraction_json(exchange(odds)),
+    }
+
+
+def fraction_json(value: Any) -> dict[str, Any]:
+    return {"value": float(value), "exact": f"{value.numerator}/{value.denominator}"}
+
+
+def is_complete(allocation: Allocation) -> bool:
+    """Grouping and attack given, and the reallocation too unless every combat is opposed."""
+    if allocation.combats is None or allocation.attack is None:
+        return False
+    opposed = all(allocation.attack.get(name) for name, ids in allocation.combats.items() if ids)
+    return allocation.reallocate is not None or opposed
+
+
 def check_battle(battle: Battle) -> CheckReport:
     violations = check(battle)
     allocation = battle.allocation
     broken = [v for v in violations if v.step > 0]
     nearest = None
+    odds = None
     if broken and allocation is not None:
         nearest = nearest_legal(battle, allocation)
-    return CheckReport(legal=not violations, violations=violations, nearest_legal=nearest)
+    elif not violations and allocation is not None and is_complete(allocation):
+        odds = round_report(battle, allocation)
+    return CheckReport(legal=not violations, violations=violations, nearest_legal=nearest,
+                       odds=odds)

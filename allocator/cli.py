@@ -64,6 +64,81 @@ def check(file: FileArg, as_json: JsonOpt = False) -> None:
     run_guarded(body)
 
 
+Side = Annotated[str, typer.Option(help="Whose best allocation: attacker or defender.")]
+Objective = Annotated[
+    str, typer.Option(help="sweep: P(attacker wins every combat); exchange: expected stands.")
+]
+
+
+def _choice(value: str, allowed: tuple[str, ...], option: str) -> str:
+    if value not in allowed:
+        raise InputError(f"{option} must be one of {', '.join(allowed)}, not '{value}'")
+    return value
+
+
+@app.command()
+def solve(
+    file: FileArg,
+    side: Side = "defender",
+    objective: Objective = "sweep",
+    time_limit: Annotated[float, typer.Option(help="Seconds before the search stops.")] = 10.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the best allocation for either side, exactly, with the odds that make it best."""
+
+    def body() -> int:
+        from allocator.battle import load_battle
+        from allocator.report import render_solve
+        from allocator.solve import solve as solve_battle
+
+        battle = load_battle(file)
+        result = solve_battle(
+            battle,
+            _choice(side, ("attacker", "defender"), "--side"),
+            _choice(objective, ("sweep", "exchange"), "--objective"),
+            time_limit,
+        )
+        if as_json:
+            print_json(result.to_json())
+        else:
+            render_solve(out, battle, result)
+        return 0
+
+    run_guarded(body)
+
+
+@app.command()
+def simulate(
+    file: FileArg,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play at most (7b).")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the dice, for a repeatable roll.")] = 1,
+    trials: Annotated[
+        int, typer.Option(min=0, help="Roll the first round this many times and compare.")
+    ] = 0,
+    objective: Objective = "sweep",
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll the dice for a complete allocation (or the best line when the file has none)."""
+
+    def body() -> int:
+        from allocator.battle import load_battle
+        from allocator.report import render_simulation, render_trials
+        from allocator.simulate import simulate as simulate_battle
+        from allocator.simulate import trials as run_trials
+
+        battle = load_battle(file)
+        _choice(objective, ("sweep", "exchange"), "--objective")
+        if trials:
+            data = run_trials(battle, trials, seed, objective)
+            print_json(data) if as_json else render_trials(out, data)
+        else:
+            data = simulate_battle(battle, rounds, seed, objective)
+            print_json(data) if as_json else render_simulation(out, data)
+        return 0
+
+    run_guarded(body)
+
+
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of scenario files."""

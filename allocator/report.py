@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import groupby
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -10,6 +11,9 @@ from rich.table import Table
 from allocator.battle import Battle
 from allocator.check import CheckReport
 from allocator.schema import Allocation
+
+if TYPE_CHECKING:
+    from allocator.solve import SolveResult
 
 STEP_TITLES = {
     0: "The building",
@@ -62,3 +66,80 @@ def render_check(console: Console, battle: Battle, report: CheckReport) -> None:
     if report.nearest_legal is not None:
         console.print()
         console.print(allocation_table(battle, report.nearest_legal, "Nearest legal allocation"))
+    if report.odds is not None:
+        console.print()
+        console.print(odds_table(report.odds["combats"], "The odds of this round"))
+        sweep, exchange = report.odds["sweep"], report.odds["exchange"]
+        console.print(
+            f"Attacker wins every combat: {sweep['exact']} ({sweep['value']:.1%}); "
+            f"expected exchange {exchange['value']:+.3f} stands."
+        )
+        outcomes = Table(title="Stands lost this round", title_justify="left")
+        for column in ("defender loses", "attacker loses", "probability"):
+            outcomes.add_column(column, justify="right")
+        for row in report.odds["outcomes"]:
+            outcomes.add_row(str(row["defender_losses"]), str(row["attacker_losses"]),
+                             f"{row['p_exact']} ({row['p']:.1%})")
+        console.print(outcomes)
+
+
+def bar(p: float, width: int = 20) -> str:
+    filled = round(p * width)
+    return "[red]" + "█" * filled + "[/][blue]" + "░" * (width - filled) + "[/]"
+
+
+def odds_table(combats: list[dict[str, Any]], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in ("combat", "defenders", "attackers", "totals (att v def)", "attacker wins"):
+        table.add_column(column)
+    for c in combats:
+        table.add_row(
+            c["name"], ", ".join(c["defenders"]), ", ".join(c["attackers"]),
+            f"{c['attacker_total']} v {c['defender_total']}",
+            f"{bar(c['p_attacker_wins'])} {c['p_attacker_wins_exact']} "
+            f"({c['p_attacker_wins']:.1%})",
+        )
+    return table
+
+
+def render_solve(console: Console, battle: Battle, result: SolveResult) -> None:
+    data = result.to_json()
+    title = battle.scenario.title or battle.scenario.building.name
+    console.print(f"[bold]{title}[/]: best for the [bold]{result.side}[/] ({result.objective})",
+                  highlight=False)
+    if not result.proven:
+        console.print("[yellow]Best found, not proven optimal: the time limit stopped the "
+                      "search.[/]")
+    console.print(allocation_table(battle, result.line.allocation(), "Line of play"))
+    console.print(odds_table(data["combats"], "Odds"))
+    console.print(f"Value: {data['value_exact']} ({data['value']:.4f}). "
+                  f"Other allocations of equal value: {result.alternatives}.")
+    console.print(result.why(), highlight=False)
+
+
+def render_simulation(console: Console, data: dict[str, Any]) -> None:
+    for played in data["rounds"]:
+        console.print(f"[bold]Round {played['round']}[/]")
+        for c in played["combats"]:
+            rolls = ", ".join(f"{r['attacker']} v {r['defender']}" for r in c["rolls"])
+            how = c.get("note") or f"rolls {rolls} (totals {c['attacker_total']} v "\
+                f"{c['defender_total']})"
+            console.print(f"  combat {c['name']}: [bold]{c['winner']}[/] wins; {how}",
+                          highlight=False)
+        for side, ids in played["removed"].items():
+            if ids:
+                console.print(f"  {side} loses {', '.join(ids)}", highlight=False)
+    winner = data["winner"] or "nobody yet"
+    console.print(f"[bold]Outcome[/]: {winner}. Left in the building: "
+                  f"defender {', '.join(data['left']['defender']) or 'none'}; "
+                  f"attacker {', '.join(data['left']['attacker']) or 'none'}.", highlight=False)
+
+
+def render_trials(console: Console, data: dict[str, Any]) -> None:
+    table = Table(title=f"{data['trials']} rolls of the first round", title_justify="left")
+    for column in ("combat", "attacker won", "exact odds"):
+        table.add_column(column)
+    for c in data["combats"]:
+        table.add_row(c["name"], f"{c['attacker_win_rate']:.2%}", f"{c['p_attacker_wins']:.2%}")
+    table.add_row("every combat", f"{data['sweep_rate']:.2%}", f"{data['p_sweep']:.2%}")
+    console.print(table)

@@ -1,7 +1,7 @@
 """What every resolver shares: the result type, the protocol, file and profile loading.
 
->>> Resolution("x", {"win": Fraction(1, 3)}).to_json()["distribution"]
-{'win': '1/3'}
+>>> Resolution("x", {"win": Fraction(1, 3)}).to_json()
+{'system': 'x', 'win': '1/3', 'violations': [], 'steps': []}
 """
 
 from __future__ import annotations
@@ -47,16 +47,16 @@ class Resolution:
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict, fractions as exact ``"p/q"`` strings.
+        """A JSON-ready dict: the outcomes at the top, fractions as exact ``"p/q"`` strings.
 
-        >>> Resolution("x", {"win": Fraction(1, 3)}).to_json()["distribution"]
-        {'win': '1/3'}
+        >>> Resolution("x", {"win": Fraction(1, 3)}).to_json()["win"]
+        '1/3'
         """
         return jsonable(
             {
                 "system": self.system,
-                "distribution": self.distribution,
-                "details": self.details,
+                **self.distribution,
+                **self.details,
                 "violations": [violation.model_dump() for violation in self.violations],
                 "steps": self.steps,
             }

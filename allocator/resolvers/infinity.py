@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -314,7 +314,9 @@ class Melee(BaseModel):
         return next(model for model in self.models if model.name == name)
 
     def touching(self, name: str) -> set[str]:
-        return {b for a, b in self.contacts if a == name} | {a for a, b in self.contacts if b == name}
+        return {b for a, b in self.contacts if a == name} | {
+            a for a, b in self.contacts if b == name
+        }
 
 
 class InfinityEngagement(BaseModel):
@@ -333,6 +335,7 @@ class InfinityEngagement(BaseModel):
 
 
 # --- several troopers -------------------------------------------------------------------------
+
 
 def _ineligibility(melee: Melee, attacker: str, ally: str, wording: Wording) -> str | None:
     """Why ``ally`` adds no Burst to ``attacker``, or None when it does."""
@@ -476,7 +479,10 @@ class InfinityResolver:
         melee = engagement.melee
         if melee is None:
             return bursts, steps
-        for side, attacker in (("active", melee.active_trooper), ("reactive", melee.reactive_attacker)):
+        for side, attacker in (
+            ("active", melee.active_trooper),
+            ("reactive", melee.reactive_attacker),
+        ):
             if attacker is None:
                 continue
             allies = burst_bonus(melee, attacker, self.rules)
@@ -497,17 +503,20 @@ class InfinityResolver:
         details: dict[str, object] = {
             "active": {"sv": active_sv, "burst": bursts["active"]},
             "reactive": {"sv": reactive_sv, "burst": bursts["reactive"]},
-            "survivors": {
-                side: [
-                    {"criticals": crits, "successes": crits + plain, "p": chance}
-                    for (crits, plain), chance in odds.survivors(side).items()
-                ]
+            "survivors": [
+                {"winner": side, "criticals": crits, "successes": crits + plain, "p": chance}
                 for side in ("active", "reactive")
-            },
+                for (crits, plain), chance in odds.survivors(side).items()
+            ],
         }
         wounds = self.wounds(engagement, odds)
         if wounds:
-            details["wounds"] = wounds
+            details["expected_wounds"] = {target: w["expected"] for target, w in wounds.items()}
+            details["wounds"] = [
+                {"target": target, "wounds": k, "exactly": p, "at_least": w["at_least"].get(k, 1)}
+                for target, w in wounds.items()
+                for k, p in w["exactly"].items()
+            ]
             steps.append("saves: each failed save is one wound, P(fail) = (DAM - ARM)/20")
         return Resolution(
             system=self.name,
@@ -521,10 +530,13 @@ class InfinityResolver:
             details=details,
         )
 
-    def wounds(self, engagement: InfinityEngagement, odds: FaceToFaceOdds) -> dict[str, object]:
-        """Wounds each side's hits cause the other, for every side that has a damage value."""
-        result: dict[str, object] = {}
-        pairs = (
+    def wounds(
+        self, engagement: InfinityEngagement, odds: FaceToFaceOdds
+    ) -> dict[Side, dict[str, Any]]:
+        """Per target side: its wound distribution, P(at least k) and the expected wounds;
+        only for attacking sides that have a damage value."""
+        result: dict[Side, dict[str, Any]] = {}
+        pairs: tuple[tuple[Side, Roller, Side, Roller], ...] = (
             ("active", engagement.active, "reactive", engagement.reactive),
             ("reactive", engagement.reactive, "active", engagement.active),
         )
@@ -537,7 +549,7 @@ class InfinityResolver:
                 self.rules.ammunition[roller.ammunition],
                 self.rules.extra_saves_per_critical,
             )
-            result[f"on_{target_side}"] = {
+            result[target_side] = {
                 "expected": sum((k * p for k, p in distribution.items()), Fraction(0)),
                 "exactly": distribution,
                 "at_least": at_least(distribution),

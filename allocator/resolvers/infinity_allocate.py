@@ -135,7 +135,9 @@ def allocate(problem: AllocationProblem, profile: InfinityProfile | None = None)
     on_target = {name: var for (name, enemy), var in touch.items() if enemy == target.name}
     if not on_target:
         raise InputError(f"no free trooper can reach {target.name}")
-    free_room = min(len(on_target), rules.contact_limit(target.base_mm).max_models - target.touching)
+    free_room = min(
+        len(on_target), rules.contact_limit(target.base_mm).max_models - target.touching
+    )
     chances: dict[tuple[str, int], Fraction] = {}
     choose = {}
     for trooper in problem.troopers:

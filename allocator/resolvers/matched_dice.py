@@ -116,8 +116,12 @@ def roll_outcomes(attacker_dice: int, defender_dice: int, ties: Ties) -> dict[Lo
 # --- the chain of rounds ----------------------------------------------------------------------
 
 End = Literal[
-    "attacker_wiped_out", "defender_wiped_out", "attacker_broke", "defender_broke",
-    "both_broke", "undecided",
+    "attacker_wiped_out",
+    "defender_wiped_out",
+    "attacker_broke",
+    "defender_broke",
+    "both_broke",
+    "undecided",
 ]
 
 
@@ -246,8 +250,7 @@ def check_assault(engagement: MatchedDiceEngagement) -> list[Violation]:
             Violation(
                 rule="MD-command",
                 step=0,
-                message="More than one base assaults: a battalion command base must be among"
-                " them.",
+                message="More than one base assaults: a battalion command base must be among them.",
                 stands=[base.name for base in bases],
             )
         )
@@ -350,6 +353,10 @@ class MatchedDiceResolver:
 
 
 _ENDS: tuple[End, ...] = (
-    "defender_wiped_out", "attacker_wiped_out", "defender_broke", "attacker_broke",
-    "both_broke", "undecided",
+    "defender_wiped_out",
+    "attacker_wiped_out",
+    "defender_broke",
+    "attacker_broke",
+    "both_broke",
+    "undecided",
 )

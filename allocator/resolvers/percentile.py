@@ -33,8 +33,12 @@ AssaultResult = Literal["destroyed", "immobilized", "no_effect"]
 PILLBOX_MODIFIER = 8
 ESCALATION = 10
 """Each further turn an AFV stays under attack takes this off the close-assault roll."""
-REACH_IN = {("standard", "open"): 6.0, ("standard", "woods"): 3.0,
-            ("1/285", "open"): 3.0, ("1/285", "woods"): 1.5}
+REACH_IN = {
+    ("standard", "open"): 6.0,
+    ("standard", "woods"): 3.0,
+    ("1/285", "open"): 3.0,
+    ("1/285", "woods"): 1.5,
+}
 
 
 class FireBand(BaseModel):
@@ -95,7 +99,9 @@ class PercentileTables(BaseModel):
 
 @cache
 def example_tables() -> PercentileTables:
-    return load_engagement(PercentileTables, models_dir() / "rulesets" / "percentile-example-tables.yaml")
+    return load_engagement(
+        PercentileTables, models_dir() / "rulesets" / "percentile-example-tables.yaml"
+    )
 
 
 def load_tables(path: Path | None) -> PercentileTables:
@@ -208,9 +214,13 @@ def _exchange(
     """(P attacker kills, P defender kills) in one exchange of fire."""
     attacker, defender = engagement.attacker, engagement.defender
     pillbox = PILLBOX_MODIFIER if defender.pillbox else 0
-    attack_factor = (attacker.melee_firepower or attacker.firepower) if melee else attacker.firepower
+    attack_factor = (
+        (attacker.melee_firepower or attacker.firepower) if melee else attacker.firepower
+    )
     kills = tables.fire(attack_factor, pillbox).get("kia", Fraction(0))
-    defence_factor = (defender.melee_firepower or defender.firepower) if melee else defender.firepower
+    defence_factor = (
+        (defender.melee_firepower or defender.firepower) if melee else defender.firepower
+    )
     if defence_factor is None or (defender.suppressed and not melee):
         return kills, Fraction(0)
     route = 0 if melee else min(defender.route_modifiers, default=0)
@@ -254,23 +264,20 @@ class PercentileResolver:
     engagement_model: type[BaseModel] = PercentileEngagement
 
     def check(self, engagement: PercentileEngagement) -> list[Violation]:
-        limit = reach(engagement)
-        if engagement.attacker.distance_in <= limit:
+        attacker, limit = engagement.attacker, reach(engagement)
+        if attacker.distance_in <= limit:
             return []
-        return [
-            Violation(
-                rule="PCT-range",
-                step=0,
-                message=f"{engagement.attacker.name} is {engagement.attacker.distance_in}\" away;"
-                f" it may close assault from at most {limit}\" ({engagement.scale},"
-                f" {engagement.attacker.terrain}{', uphill' if engagement.attacker.uphill else ''}).",
-                stands=[engagement.attacker.name, engagement.defender.name],
-            )
-        ]
+        where = f"{engagement.scale}, {attacker.terrain}" + (", uphill" if attacker.uphill else "")
+        message = (
+            f'{attacker.name} is {attacker.distance_in}" away; it may close assault from at most'
+            f' {limit}" ({where}).'
+        )
+        names = [attacker.name, engagement.defender.name]
+        return [Violation(rule="PCT-range", step=0, message=message, stands=names)]
 
     def resolve(self, engagement: PercentileEngagement) -> Resolution:
         tables = self.tables or example_tables()
-        run = StateMachine(Counter(), [f"eligible within {reach(engagement)}\""])
+        run = StateMachine(Counter(), [f'eligible within {reach(engagement)}"'])
         violations = self.check(engagement)
         details: dict[str, object] = {"example_tables": tables.example}
         if violations:
@@ -283,7 +290,7 @@ class PercentileResolver:
             chance = Fraction(1, 2)
             run.steps.append(
                 "the defender's own assault order: d100 over 50 (1/2) and it goes first;"
-                " the attacker follows to its attack point (or its old place if over 6\")"
+                ' the attacker follows to its attack point (or its old place if over 6")'
             )
         elif orders == "assault_attacker":
             run.steps.append("both ordered to assault each other: combat halfway between them")

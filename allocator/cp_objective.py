@@ -1,0 +1,204 @@
+"""The odds inside CP-SAT: each combat's totals as linear expressions, its odds as a lookup table.
+
+Per combat slot the model computes both sides' totals from the final memberships (after step 6),
+clamps their difference, and looks the result up in a table of exact probabilities
+(:func:`allocator.odds.win_probability`). The objective is the sum over combats of
+
+* ``sweep``: the scaled logarithm of P(attacker wins); its exactness is restored by
+  :mod:`allocator.solve`, which compares candidate lines with fractions;
+* ``exchange``: P(win) x (stands in the combat) - attacking stands, scaled by the common
+  denominator of the table, so that it is exact in integers.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from allocator.battle import Role
+from allocator.model import RulesModel
+from allocator.odds import DIFF_LIMIT, leader_rating, stand_value, win_probability
+
+LOG_SCALE = 10**9
+EXACT_SCALE_LIMIT = 2**40
+
+
+class OddsTerms:
+    """Adds the combat odds of every slot of ``rules`` and an objective over them."""
+
+    def __init__(self, rules: RulesModel, objective: str):
+        self.rules = rules
+        self.model = rules.model
+        self.battle = rules.battle
+        self.objective = objective
+        ruleset = self.battle.ruleset
+        self.mode, self.ties = ruleset.value("dice_mode"), ruleset.value("ties")
+        self.max_dice = (
+            len(rules.attackers) + 1,
+            len(rules.defenders) + 1,
+        )
+        self.probabilities = self._table()
+        self.state: dict[int, Any] = {}
+        self.terms: list[Any] = []
+        for c in rules.slots:
+            self._combat(c)
+        self.exact = objective == "exchange" and self.scale <= EXACT_SCALE_LIMIT
+
+    # --- the table ---------------------------------------------------------------------
+
+    def _index(self, diff: int, dice: tuple[int, int]) -> int:
+        na, nd = self.max_dice
+        return ((diff + DIFF_LIMIT) * (na + 1) + dice[0]) * (nd + 1) + dice[1]
+
+    def _table(self) -> list[Fraction]:
+        na, nd = self.max_dice
+        table = []
+        for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1):
+            for a in range(na + 1):
+                for d in range(nd + 1):
+                    table.append(win_probability(diff, self.mode, self.ties, (a, d)))
+        self.auto_win = len(table)
+        table.append(Fraction(1))
+        self.unopposed = len(table)
+        table.append(Fraction(1))
+        self.levels = sorted(set(table))
+        self.level_of = [self.levels.index(p) for p in table]
+        self.scale = math.lcm(*(p.denominator for p in self.levels))
+        return table
+
+    # --- one combat --------------------------------------------------------------------
+
+    def _side(self, c: int, members: dict[str, Any], attacking: bool) -> tuple[Any, Any, Any]:
+        """(total, fighters, can_fight) of one side in slot ``c`` from membership literals."""
+        m, b, rules = self.model, self.battle, self.rules
+        ruleset = b.ruleset
+        ids = list(members)
+        squads = [s for s in ids if b.role(s) == Role.squad]
+        weapons = [s for s in ids if b.role(s) == Role.weapon]
+        commanders = [s for s in ids if b.is_commander(s)]
+        leaders = [s for s in ids if b.role(s) == Role.leader]
+        base = sum(
+            sum(v for _, v in stand_value(ruleset, b, s)) * members[s] for s in squads + weapons
+        )
+        has_squad = rules._reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
+        has_commander = rules._reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
+        as_squad = rules._reify_and([has_commander, has_squad.Not()], f"o_as{attacking}{c}")
+        bonuses = []
+        for leader in leaders:
+            rating = leader_rating(b, leader)
+            if not rating:
+                continue
+            if b.is_commander(leader):
+                eligible = members[leader]
+            else:
+                own = [members[s] for s in squads + weapons if b.commands(leader, s)]
+                eligible = rules._reify_and(
+                    [members[leader], rules._reify_or(own, f"o_own{leader}{c}")],
+                    f"o_el{leader}{c}",
+                )
+            bonuses.append(rating * eligible)
+        bonus = m.NewIntVar(0, 3 * max(1, len(leaders)), f"o_bonus{attacking}{c}")
+        if ruleset.value("leader_bonus") == "sum":
+            m.Add(bonus == sum(bonuses))
+        else:
+            m.AddMaxEquality(bonus, [0, *bonuses])
+        total = base + ruleset.value("commander_as_squad") * as_squad + bonus
+        if attacking and b.scenario.surprise:
+            total += ruleset.value("surprise") * rules.opposed[c]
+        fighters = sum(members[s] for s in squads + weapons) + as_squad
+        fighting = [has_squad, has_commander] + [members[w] for w in weapons]
+        if not ruleset.value("lone_noncombatant_loses"):
+            others = [members[s] for s in ids if b.role(s) == Role.noncombatant]
+            lone = rules._reify_and(
+                [rules._reify_or(others, f"o_nc{attacking}{c}"),
+                 rules._reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not()],
+                f"o_lone{attacking}{c}",
+            )
+            fighting.append(lone)
+        can_fight = rules._reify_or(fighting, f"o_cf{attacking}{c}")
+        return total, fighters, can_fight
+
+    def _combat(self, c: int) -> None:
+        m, rules = self.model, self.rules
+        defenders = {s: rules.final[s, c] for s in rules.defenders}
+        attackers = {a: rules.y[a, c] for a in rules.attackers}
+        att_total, att_dice, _ = self._side(c, attackers, attacking=True)
+        def_total, def_dice, def_fights = self._side(c, defenders, attacking=False)
+        span = 60
+        diff = m.NewIntVar(-span, span, f"o_diff{c}")
+        m.Add(diff == att_total - def_total - (
+            att_dice - def_dice if self.mode == "pool" else 0))
+        upper = m.NewIntVar(-span, DIFF_LIMIT, f"o_up{c}")
+        m.AddMinEquality(upper, [diff, DIFF_LIMIT])
+        clamped = m.NewIntVar(-DIFF_LIMIT, DIFF_LIMIT, f"o_cl{c}")
+        m.AddMaxEquality(clamped, [upper, -DIFF_LIMIT])
+        na, nd = self.max_dice
+        a_dice = att_dice if self.mode == "pool" else 1
+        d_dice = def_dice if self.mode == "pool" else 1
+        state = m.NewIntVar(0, len(self.probabilities) - 1, f"o_state{c}")
+        opposed = rules.opposed[c]
+        m.Add(
+            state == ((clamped + DIFF_LIMIT) * (na + 1) + a_dice) * (nd + 1) + d_dice
+        ).OnlyEnforceIf([opposed, def_fights])
+        m.Add(state == self.auto_win).OnlyEnforceIf([opposed, def_fights.Not()])
+        m.Add(state == self.unopposed).OnlyEnforceIf(opposed.Not())
+        self.state[c] = state
+        if self.objective == "sweep":
+            logs = [_scaled_log(p) for p in self.probabilities]
+            term = m.NewIntVar(min(logs), max(logs), f"o_log{c}")
+            m.AddElement(state, logs, term)
+        else:
+            scale = self.scale if self.scale <= EXACT_SCALE_LIMIT else EXACT_SCALE_LIMIT
+            values = [round(p * scale) for p in self.probabilities]
+            p_scaled = m.NewIntVar(0, scale, f"o_p{c}")
+            m.AddElement(state, values, p_scaled)
+            stands = len(defenders) + len(attackers)
+            in_combat = m.NewIntVar(0, stands, f"o_n{c}")
+            m.Add(in_combat == sum(defenders.values()) + sum(attackers.values()))
+            product = m.NewIntVar(0, scale * stands, f"o_prod{c}")
+            m.AddMultiplicationEquality(product, [p_scaled, in_combat])
+            term = product - scale * sum(attackers.values())
+        self.terms.append(term)
+
+    def objective_expr(self) -> Any:
+        return sum(self.terms)
+
+    def rounding_slack(self) -> int:
+        """How far the scaled objective may stray from the exact value, in objective units."""
+        return 0 if self.exact else len(self.terms)
+
+    def level_counts(self, solver: cp_model.CpSolver) -> tuple[int, ...]:
+        counts = [0] * len(self.levels)
+        for c in self.rules.slots:
+            counts[self.level_of[solver.Value(self.state[c])]] += 1
+        return tuple(counts)
+
+    def exclude_levels(self, counts: tuple[int, ...]) -> None:
+        """Forbid every solution whose multiset of combat odds equals ``counts``."""
+        m = self.model
+        differs = []
+        for level, wanted in enumerate(counts):
+            hits = []
+            for c in self.rules.slots:
+                allowed = [i for i, lv in enumerate(self.level_of) if lv == level]
+                hit = m.NewBoolVar(f"o_hit{level}_{c}_{len(differs)}")
+                m.AddAllowedAssignments([self.state[c]], [[i] for i in allowed]).OnlyEnforceIf(hit)
+                m.AddForbiddenAssignments([self.state[c]], [[i] for i in allowed]).OnlyEnforceIf(
+                    hit.Not()
+                )
+                hits.append(hit)
+            ne = m.NewBoolVar(f"o_ne{level}_{len(differs)}")
+            m.Add(sum(hits) != wanted).OnlyEnforceIf(ne)
+            m.Add(sum(hits) == wanted).OnlyEnforceIf(ne.Not())
+            differs.append(ne)
+        m.AddBoolOr(differs)
+
+
+def _scaled_log(p: Fraction) -> int:
+    if p == 0:
+        return -LOG_SCALE * 100
+    return round(LOG_SCALE * math.log(p))
+

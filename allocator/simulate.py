@@ -1,0 +1,165 @@
+"""Rolling the dice: one round of a complete allocation, later rounds played optimally, trials.
+
+>>> from allocator.battle import load_battle
+>>> b = load_battle("models/scenarios/seed-2hmg-1squad-v-4.yaml")
+>>> result = roll_round(b, b.allocation, random.Random(1))
+>>> sorted(c["winner"] for c in result["combats"])
+['attacker', 'defender']
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from allocator.battle import Battle
+from allocator.errors import InputError
+from allocator.odds import CombatOdds, round_odds
+from allocator.rules import check
+from allocator.schema import Allocation, Force
+
+
+def roll_side(rng: random.Random, dice: int) -> int:
+    return max(rng.randint(1, 6) for _ in range(max(dice, 1)))
+
+
+def roll_combat(battle: Battle, combat: CombatOdds, rng: random.Random) -> dict[str, Any]:
+    """Roll one combat as the profile says; the loser's stands are all removed."""
+    record: dict[str, Any] = {
+        "name": combat.name,
+        "attackers": list(combat.attackers),
+        "defenders": list(combat.defenders),
+        "attacker_total": combat.attacker.total,
+        "defender_total": combat.defender.total,
+        "rolls": [],
+    }
+    if combat.decided:
+        record["winner"] = "attacker" if combat.p_attacker_wins == 1 else "defender"
+        record["note"] = combat.decided
+        return record
+    ruleset = battle.ruleset
+    pool = ruleset.value("dice_mode") == "pool"
+    att_dice = combat.attacker.fighters if pool else 1
+    def_dice = combat.defender.fighters if pool else 1
+    att_mod = combat.attacker.total - (combat.attacker.fighters if pool else 0)
+    def_mod = combat.defender.total - (combat.defender.fighters if pool else 0)
+    while True:
+        a, d = roll_side(rng, att_dice), roll_side(rng, def_dice)
+        record["rolls"].append({"attacker": a, "defender": d})
+        if a + att_mod != d + def_mod:
+            record["winner"] = "attacker" if a + att_mod > d + def_mod else "defender"
+            return record
+        ties = ruleset.value("ties")
+        if ties != "reroll":
+            record["winner"] = ties
+            return record
+
+
+def roll_round(battle: Battle, allocation: Allocation, rng: random.Random) -> dict[str, Any]:
+    odds = round_odds(battle, allocation.combats or {}, allocation.attack or {},
+                      allocation.reallocate or {})
+    combats = [roll_combat(battle, c, rng) for c in odds]
+    lost = {
+        side: sorted(s for c in combats if c["winner"] != side for s in c[f"{side}s"])
+        for side in ("attacker", "defender")
+    }
+    return {"combats": combats, "removed": lost}
+
+
+def survivors(battle: Battle, removed: dict[str, list[str]]) -> Battle:
+    """The battle of the next round (7b): the survivors, every attacker near every other."""
+    from allocator.battle import battle_from_scenario
+
+    sides = {}
+    for side in ("defender", "attacker"):
+        force = battle.side(side)
+        stands = [s for i, s in force.stands.items() if i not in removed[side]]
+        units = list(getattr(battle.scenario, side).units)
+        if getattr(battle.scenario, side).organisation is not None:
+            from allocator.battle import load_organisation
+
+            units = list(load_organisation(
+                getattr(battle.scenario, side).organisation, battle.file, side).units) + units
+        sides[side] = Force(units=units, stands=stands)
+    scenario = battle.scenario.model_copy(update={
+        "defender": sides["defender"], "attacker": sides["attacker"], "allocation": None,
+        "round": battle.scenario.round + 1, "expect": None,
+    })
+    return battle_from_scenario(scenario, battle.file)
+
+
+def first_allocation(battle: Battle, objective: str) -> Allocation:
+    allocation = battle.allocation
+    if allocation is None or allocation.attack is None:
+        from allocator.solve import solve
+
+        return solve(battle, "defender", objective).line.allocation()
+    broken = check(battle)
+    if broken:
+        raise InputError(
+            f"the allocation breaks rule {broken[0].rule}: {broken[0].message} "
+            "(run `cfalloc check` for the full report)", file=battle.file, place="allocation",
+        )
+    return allocation
+
+
+def simulate(battle: Battle, rounds: int, seed: int, objective: str = "sweep") -> dict[str, Any]:
+    """Roll up to ``rounds`` rounds; after the first both sides play the optimal line."""
+    rng = random.Random(seed)
+    history = []
+    allocation = first_allocation(battle, objective)
+    current = battle
+    for number in range(1, rounds + 1):
+        result = roll_round(current, allocation, rng)
+        history.append({"round": number, "allocation": allocation.model_dump(mode="json"),
+                        **result})
+        if not any(result["removed"].values()):
+            break
+        try:
+            current = survivors(current, result["removed"])
+        except InputError:
+            break
+        from allocator.solve import solve
+
+        allocation = solve(current, "defender", objective).line.allocation()
+    last = history[-1]
+    left = {side: sorted(set(current.side(side).stands) - set(last["removed"][side]))
+            for side in ("defender", "attacker")}
+    winner = None
+    if not left["defender"]:
+        winner = "attacker"
+    elif not left["attacker"] or not any(
+        current.role(s) in ("squad", "leader") for s in left["attacker"]
+    ):
+        winner = "defender"
+    return {"seed": seed, "rounds": history, "left": left, "winner": winner}
+
+
+def trials(battle: Battle, count: int, seed: int, objective: str = "sweep") -> dict[str, Any]:
+    """Empirical win rates of each combat over ``count`` rolls of the first round."""
+    rng = random.Random(seed)
+    allocation = first_allocation(battle, objective)
+    odds = round_odds(battle, allocation.combats or {}, allocation.attack or {},
+                      allocation.reallocate or {})
+    wins = dict.fromkeys((c.name for c in odds), 0)
+    sweeps = 0
+    for _ in range(count):
+        results = [roll_combat(battle, c, rng)["winner"] for c in odds]
+        for combat, winner in zip(odds, results, strict=True):
+            wins[combat.name] += winner == "attacker"
+        sweeps += all(w == "attacker" for w in results)
+    exact_sweep = Fraction(1)
+    for c in odds:
+        exact_sweep *= c.p_attacker_wins
+    return {
+        "trials": count,
+        "seed": seed,
+        "combats": [
+            {"name": c.name, "attacker_win_rate": wins[c.name] / count,
+             "p_attacker_wins": float(c.p_attacker_wins)}
+            for c in odds
+        ],
+        "sweep_rate": sweeps / count,
+        "p_sweep": float(exact_sweep),
+    }

@@ -1,0 +1,136 @@
+"""Matched dice: the published Risk numbers, the seed's tie rule, the chain, legality."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from allocator.errors import InputError
+from allocator.resolvers.matched_dice import (
+    BreakOnLoss,
+    GridBase,
+    MatchedDiceEngagement,
+    MatchedDiceResolver,
+    check_assault,
+    default_profile,
+    match_dice,
+    roll_outcomes,
+    run_assault,
+)
+
+
+def test_published_risk_three_v_two():
+    outcomes = roll_outcomes(3, 2, "defender")
+    assert [outcomes[0, 2], outcomes[1, 1], outcomes[2, 0]] == [
+        Fraction(2890, 7776),
+        Fraction(2611, 7776),
+        Fraction(2275, 7776),
+    ]
+
+
+def test_published_seed_ties_cancel_defender_still_loses_two_in_2890():
+    assert roll_outcomes(3, 2, "cancel")[0, 2] == Fraction(2890, 7776)
+
+
+@pytest.mark.parametrize("ties", ["cancel", "defender"])
+@pytest.mark.parametrize("attacker, defender", [(a, d) for a in (1, 2, 3) for d in (1, 2)])
+def test_brute_force_over_all_dice(attacker, defender, ties):
+    counts = Counter(
+        match_dice(dice[:attacker], dice[attacker:], ties)
+        for dice in product(range(1, 7), repeat=attacker + defender)
+    )
+    total = 6 ** (attacker + defender)
+    expected = {losses: Fraction(n, total) for losses, n in counts.items()}
+    assert roll_outcomes(attacker, defender, ties) == expected
+    assert sum(expected.values()) == 1
+
+
+def test_equal_dice_are_symmetric_without_the_tie_rule():
+    outcomes = roll_outcomes(2, 2, "cancel")
+    assert all(outcomes[a, d] == outcomes[d, a] for a, d in outcomes)
+
+
+def test_chain_sums_to_one_and_wipes_out_within_rounds():
+    assault = run_assault(6, 4, 4, default_profile(), "cancel")
+    assert sum(assault.ends.values()) == 1
+    more = run_assault(6, 4, 8, default_profile(), "cancel")
+    assert more.chance("defender_wiped_out") > assault.chance("defender_wiped_out")
+
+
+def test_one_round_chain_equals_one_roll():
+    assault = run_assault(1, 1, 1, default_profile(), "defender")
+    assert assault.chance("defender_wiped_out") == Fraction(15, 36)
+    assert assault.chance("attacker_wiped_out") == Fraction(21, 36)
+
+
+def test_break_test_is_pluggable():
+    always = BreakOnLoss(attacker=Fraction(1), defender=Fraction(0))
+    assault = run_assault(3, 3, 3, default_profile(), "defender", always)
+    assert assault.chance("undecided") < 1 and assault.chance("attacker_broke") > 0
+    assert sum(assault.ends.values()) == 1
+
+    def never(side, lost, left):
+        return Fraction(0)
+
+    assert run_assault(3, 3, 3, default_profile(), "cancel", never).chance("attacker_broke") == 0
+
+
+def test_quality_caps_the_rounds():
+    resolver = MatchedDiceResolver()
+    veteran = MatchedDiceEngagement(attacker=4, defender=4, quality="veteran", rounds=9)
+    assert resolver.resolve(veteran).details["rounds"] == 4
+    with pytest.raises(InputError, match="no attack limit"):
+        resolver.resolve(MatchedDiceEngagement(attacker=4, defender=4, quality="heroic"))
+
+
+def bases(*specs) -> list[GridBase]:
+    return [
+        GridBase(name=name, square=square, unwounded_sps=sps, battalion_command=command)
+        for name, square, sps, command in specs
+    ]
+
+
+def rules(engagement) -> list[str]:
+    return [violation.rule for violation in check_assault(engagement)]
+
+
+def test_several_bases_need_a_battalion_command_base():
+    two = bases(("a", (1, 2), 2, False), ("b", (3, 2), 2, False))
+    assert rules(MatchedDiceEngagement(attacking_bases=two, defender=2, position=(2, 2))) == [
+        "MD-command"
+    ]
+    with_hq = [*two, *bases(("hq", (2, 1), 1, True))]
+    assert rules(MatchedDiceEngagement(attacking_bases=with_hq, defender=2, position=(2, 2))) == []
+
+
+def test_assaults_are_orthogonal_only():
+    diagonal = bases(("a", (1, 1), 2, False))
+    assert rules(MatchedDiceEngagement(attacking_bases=diagonal, defender=2, position=(2, 2))) == [
+        "MD-orthogonal"
+    ]
+    beside = bases(("a", (2, 1), 2, False))
+    assert rules(MatchedDiceEngagement(attacking_bases=beside, defender=2, position=(2, 2))) == []
+
+
+def test_a_base_without_unwounded_sp_cannot_fight():
+    spent = bases(("a", (2, 1), 0, False))
+    assert rules(MatchedDiceEngagement(attacking_bases=spent, defender=2, position=(2, 2))) == [
+        "MD-unwounded"
+    ]
+
+
+def test_bases_give_the_sp_count():
+    engagement = MatchedDiceEngagement(
+        attacking_bases=bases(("a", (2, 1), 2, False), ("hq", (1, 2), 2, True)),
+        defending_bases=bases(("d", (2, 2), 1, False)),
+        position=(2, 2),
+    )
+    assert (engagement.sps("attacker"), engagement.sps("defender")) == (4, 1)
+
+
+def test_sps_must_be_given_exactly_once():
+    with pytest.raises(ValueError, match="exactly one of attacker"):
+        MatchedDiceEngagement(defender=2)

@@ -147,6 +147,15 @@ def schema() -> None:
     print_json(scenario_json_schema())
 
 
+def _mount_resolvers() -> None:
+    from allocator.resolvers.cli import app as resolvers_app
+
+    app.add_typer(resolvers_app, name="resolve", help="Odds and legality for other rule systems.")
+
+
+_mount_resolvers()
+
+
 def main() -> None:
     app()
 

@@ -169,11 +169,12 @@ class RulesModel:
         """3a-3d."""
         m, b = self.model, self.battle
         leaders = self.of_role[Role.leader]
+        to_join = len(self.of_role[Role.noncombatant]) < len(self.defenders)
         for c in self.slots:
             troops = [self.has_squad[c], self.has_weapon[c]]
             n_leaders = sum(self.x[ld, c] for ld in leaders)
             m.Add(n_leaders <= 1).OnlyEnforceIf([t.Not() for t in troops])  # 3d
-            for n in self.of_role[Role.noncombatant]:  # 3a
+            for n in self.of_role[Role.noncombatant] if to_join else []:  # 3a
                 m.AddBoolOr([*troops, *(self.x[ld, c] for ld in leaders)]).OnlyEnforceIf(
                     self.x[n, c]
                 )

@@ -50,7 +50,7 @@ RULES: dict[str, Rule] = {
              "formed a combat) of its own organisational unit, or fights alone."),
         Rule("2b", 2, "At most one crew-served weapon joins any one squad (or CC/BC)."),
         Rule("3a", 3, "Remaining PCs, CCs, BCs, FOs and snipers join the combats formed so far; "
-             "an FO or sniper never forms a combat of his own."),
+             "an FO or sniper forms no combat of his own while there is one to join."),
         Rule("3b", 3, "A leader only joins a combat holding at least one squad or crew-served "
              "weapon subordinate to him."),
         Rule("3c", 3, "A leader with no subordinate squad or weapon in the building fights alone, "
@@ -221,7 +221,7 @@ def _combat_head_violations(
             "only a combat with squads or weapons; without them each fights alone.",
             leaders,
         ))
-    if not troops and not leaders and roles[Role.noncombatant]:
+    if not troops and not leaders and roles[Role.noncombatant] and _anyone_to_join(battle):
         found.append(violation(
             "3a",
             f"{_names(roles[Role.noncombatant])} form combat {name} on their own: FOs and snipers "
@@ -229,6 +229,11 @@ def _combat_head_violations(
             roles[Role.noncombatant],
         ))
     return found
+
+
+def _anyone_to_join(battle: Battle) -> bool:
+    """Whether the defender has a squad, weapon or leader whose combat an FO could join (3a)."""
+    return any(battle.role(s) != Role.noncombatant for s in battle.defender.ids())
 
 
 def head_candidates(battle: Battle, ids: Sequence[str]) -> list[str | None]:

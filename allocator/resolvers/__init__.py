@@ -13,26 +13,27 @@ Fraction(1445, 3888)
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from allocator.errors import InputError
-from allocator.resolvers.battlesystem import BattlesystemResolver
 from allocator.resolvers.common import Resolution, Resolver, models_dir
-from allocator.resolvers.infinity import InfinityResolver
-from allocator.resolvers.matched_dice import MatchedDiceResolver
-from allocator.resolvers.percentile import PercentileResolver
 
 __all__ = ["RESOLVERS", "Resolution", "Resolver", "get_resolver", "models_dir"]
 
-RESOLVERS: dict[str, Resolver[Any]] = {
-    resolver.name: resolver
-    for resolver in (
-        InfinityResolver(),
-        MatchedDiceResolver(),
-        BattlesystemResolver(),
-        PercentileResolver(),
-    )
+#: Each system's resolver class; modules are imported on first use, so the CLI starts fast.
+SYSTEMS = {
+    "infinity": ("allocator.resolvers.infinity", "InfinityResolver"),
+    "matched-dice": ("allocator.resolvers.matched_dice", "MatchedDiceResolver"),
+    "battlesystem": ("allocator.resolvers.battlesystem", "BattlesystemResolver"),
+    "percentile": ("allocator.resolvers.percentile", "PercentileResolver"),
 }
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RESOLVERS":
+        return {system: get_resolver(system) for system in SYSTEMS}
+    raise AttributeError(name)
 
 
 def get_resolver(name: str) -> Resolver[Any]:
@@ -41,8 +42,8 @@ def get_resolver(name: str) -> Resolver[Any]:
     >>> get_resolver("infinity").name
     'infinity'
     """
-    try:
-        return RESOLVERS[name]
-    except KeyError:
-        known = ", ".join(sorted(RESOLVERS))
-        raise InputError(f"no resolver {name!r}; known: {known}") from None
+    if name not in SYSTEMS:
+        known = ", ".join(sorted(SYSTEMS))
+        raise InputError(f"no resolver {name!r}; known: {known}")
+    module, cls = SYSTEMS[name]
+    return getattr(import_module(module), cls)()

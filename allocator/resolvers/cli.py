@@ -14,32 +14,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from allocator.errors import InputError
-from allocator.resolvers.battlesystem import (
-    BattlesystemPlan,
-    BattlesystemResolver,
-    load_battlesystem_profile,
-)
-from allocator.resolvers.common import Resolution, jsonable, load_engagement, validate
-from allocator.resolvers.infinity import (
-    InfinityEngagement,
-    InfinityResolver,
-    load_infinity_profile,
-    parse_roller,
-)
-from allocator.resolvers.infinity_allocate import AllocationProblem, allocate
-from allocator.resolvers.matched_dice import (
-    MatchedDiceEngagement,
-    MatchedDiceResolver,
-    load_matched_dice_profile,
-)
-from allocator.resolvers.percentile import PercentileEngagement, PercentileResolver, load_tables
+from allocator.resolvers.common import load_engagement, validate
+
+if TYPE_CHECKING:
+    from allocator.resolvers.common import Resolution
 
 app = typer.Typer(
     help="Exact odds and legality for the other close-combat systems "
@@ -87,9 +72,11 @@ def show(resolution: Resolution, as_json: bool) -> None:
             for row in value:
                 table.add_row(*(_text(item) for item in row.values()))
             console.print(table)
+        elif isinstance(value, dict):
+            shown = ", ".join(f"{name} {_text(item)}" for name, item in value.items())
+            console.print(f"[bold]{key}[/]: {shown}")
         else:
-            shown = jsonable(value) if isinstance(value, dict) else value
-            console.print(f"[bold]{key}[/]: {_text(shown)}")
+            console.print(f"[bold]{key}[/]: {_text(value)}")
     for violation in resolution.violations:
         console.print(f"[bold red]{violation.rule}[/] {violation.message}")
     for number, step in enumerate(resolution.steps, 1):
@@ -120,6 +107,13 @@ def infinity(
     """Face to Face (or Normal) roll: who wins, surviving hits, and wounds if DAM is given."""
 
     def command() -> Resolution:
+        from allocator.resolvers.infinity import (
+            InfinityEngagement,
+            InfinityResolver,
+            load_infinity_profile,
+            parse_roller,
+        )
+
         if (file is None) == (active is None):
             raise InputError("give either --active (with --reactive) or --file")
         if file:
@@ -147,6 +141,10 @@ def infinity_allocate(
     """The contact arrangement that maximises P(at least one wound) on the chosen target."""
 
     def command() -> Resolution:
+        from allocator.resolvers.common import Resolution
+        from allocator.resolvers.infinity import load_infinity_profile
+        from allocator.resolvers.infinity_allocate import AllocationProblem, allocate
+
         problem = load_engagement(AllocationProblem, file)
         plan = allocate(problem, load_infinity_profile(profile))
         steps = [
@@ -176,6 +174,12 @@ def matched_dice(
     """One roll of matched dice, or with --rounds / --quality the whole chain of rounds."""
 
     def command() -> Resolution:
+        from allocator.resolvers.matched_dice import (
+            MatchedDiceEngagement,
+            MatchedDiceResolver,
+            load_matched_dice_profile,
+        )
+
         options = {
             "attacker": attacker,
             "defender": defender,
@@ -204,6 +208,12 @@ def battlesystem(
     """Command, charisma, squeezing in, formation, spacing and facing over a building plan."""
 
     def command() -> Resolution:
+        from allocator.resolvers.battlesystem import (
+            BattlesystemPlan,
+            BattlesystemResolver,
+            load_battlesystem_profile,
+        )
+
         building = load_engagement(BattlesystemPlan, plan)
         return BattlesystemResolver(load_battlesystem_profile(profile)).resolve(building)
 
@@ -221,6 +231,12 @@ def percentile(
     """The percentile close-assault procedure, with exact chances of every ending."""
 
     def command() -> Resolution:
+        from allocator.resolvers.percentile import (
+            PercentileEngagement,
+            PercentileResolver,
+            load_tables,
+        )
+
         engagement = load_engagement(PercentileEngagement, file)
         return PercentileResolver(load_tables(tables)).resolve(engagement)
 

@@ -15,21 +15,11 @@ from typing import Any, Protocol, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-import allocator
 from allocator.errors import InputError
+from allocator.ruleset import models_dir
 from allocator.violations import Violation
 
 EngagementT = TypeVar("EngagementT", bound=BaseModel, contravariant=True)
-
-
-def models_dir() -> Path:
-    """The ``models/`` folder: packaged as ``allocator/_models`` in a wheel, else the repository's.
-
-    >>> (models_dir() / "rulesets").is_dir()
-    True
-    """
-    packaged = Path(allocator.__file__).parent / "_models"
-    return packaged if packaged.exists() else Path(allocator.__file__).parent.parent / "models"
 
 
 @dataclass(frozen=True)

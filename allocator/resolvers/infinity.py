@@ -456,8 +456,8 @@ class InfinityResolver:
     def check(self, engagement: InfinityEngagement) -> list[Violation]:
         return check_melee(engagement.melee, self.rules) if engagement.melee else []
 
-    def success_values(self, engagement: InfinityEngagement) -> tuple[int, int]:
-        """Both sides' SV, each inside the profile's range or an InputError."""
+    def checked_success_values(self, engagement: InfinityEngagement) -> tuple[int, int]:
+        """Both sides' SV; an InputError when an SV or a Burst is beyond the profile's limits."""
         low, high = self.rules.success_value_range
         values = []
         for side, roller in (("active", engagement.active), ("reactive", engagement.reactive)):
@@ -491,7 +491,7 @@ class InfinityResolver:
         return bursts, steps
 
     def resolve(self, engagement: InfinityEngagement) -> Resolution:
-        active_sv, reactive_sv = self.success_values(engagement)
+        active_sv, reactive_sv = self.checked_success_values(engagement)
         bursts, steps = self.bursts(engagement)
         steps.append(_side_steps("active", engagement.active, active_sv, bursts["active"]))
         steps.append(_side_steps("reactive", engagement.reactive, reactive_sv, bursts["reactive"]))

@@ -138,6 +138,8 @@ def allocate(problem: AllocationProblem, profile: InfinityProfile | None = None)
     free_room = min(
         len(on_target), rules.contact_limit(target.base_mm).max_models - target.touching
     )
+    if free_room <= 0:
+        raise InputError(f"{target.name} has no room for another model in contact")
     chances: dict[tuple[str, int], Fraction] = {}
     choose = {}
     for trooper in problem.troopers:

@@ -28,7 +28,8 @@ def test_infinity_json_shape():
 
 def test_infinity_file_with_melee():
     answer = run_json("infinity", "--file", str(DATA / "melee.yaml"))
-    assert answer["active"]["burst"] == 2 and answer["violations"] == []
+    assert (answer["active"]["burst"], answer["reactive"]["burst"]) == (2, 1)
+    assert [v["rule"] for v in answer["violations"]] == ["INF-ally"]
 
 
 def test_matched_dice_json_shape():

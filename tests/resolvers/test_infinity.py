@@ -308,3 +308,13 @@ def test_allocate_respects_the_contact_limit():
     )
     plan = allocate(problem)
     assert len(plan.contacts) == 2 and plan.burst == 2
+
+
+def test_allocate_full_target_is_input_error():
+    problem = AllocationProblem(
+        target="t",
+        troopers=[FreeTrooper(name="a", attribute=13, damage=13, reach=["t"])],
+        targets=[EnemyTarget(name="t", touching=4)],
+    )
+    with pytest.raises(InputError, match="no room"):
+        allocate(problem)

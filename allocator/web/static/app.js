@@ -1,0 +1,704 @@
+// The cfalloc page: build a close-combat allocation by clicks, checked by the JSON API as it grows.
+// Plain JavaScript, no build step, nothing fetched from anywhere but this server.
+"use strict";
+
+const TYPE_LABELS = {
+  rifle: "Rifle", smg: "SMG", engineer: "Engineer", jhmg: "HMG squad", hmg: "HMG",
+  mortar: "Mortar", gun: "Gun", pc: "PC", cc: "CC", bc: "BC", commissar: "Commissar",
+  fo: "FO", sniper: "Sniper",
+};
+const ROLE_LABELS = {
+  squad: "squad", weapon: "crew-served weapon", leader: "leader", noncombatant: "non-combatant",
+};
+const STEP_HELP = {
+  1: "Steps 1–3, the defender: click a defending stand, then a combat or “New combat”. " +
+    "Every squad forms its own combat; a crew-served weapon may join one squad of its own " +
+    "unit; leaders join a combat holding their troops.",
+  2: "Steps 4–5, the attacker: click an attacking stand, then the combat it assaults. " +
+    "Every combat gets a squad before any gets a second; a leader must be within one stand " +
+    "width of a squad he joins.",
+  3: "Step 6, the defender again: every stand of a combat that got no attacker moves into a " +
+    "combat with attackers. Click it, then its new combat.",
+};
+const PARTS_BY_STEP = {1: ["combats"], 2: ["combats", "attack"], 3: ["combats", "attack", "reallocate"]};
+
+const state = {
+  shippedName: null,     // the shipped scenario's name, or null for a pasted one
+  scenario: null,        // the scenario data, as the API takes it
+  board: null,           // the /api/forces answer: building and both sides' stands
+  stands: new Map(),     // stand id -> stand (with its side)
+  step: 1,
+  allocation: emptyAllocation(),
+  selected: null,        // the id of the stand picked up by a click
+  check: null,           // the last /api/check answer
+  checkError: null,
+  checkTicket: 0,
+};
+
+// ---------------------------------------------------------------- helpers
+
+function emptyAllocation() {
+  return {combats: {}, attack: {}, reallocate: {}};
+}
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+/** Build an element: attributes (text, class, dataset, on<event>, others) and children. */
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+function percent(p) {
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+class ApiError extends Error {
+  constructor(status, error) {
+    super([error.file, error.place, error.problem].filter(Boolean).join(": "));
+    this.status = status;
+    this.error = error;
+  }
+}
+
+/** Call the JSON API; a 4xx/5xx answer becomes an ApiError carrying {file, place, problem}. */
+async function api(path, {body, text} = {}) {
+  const options = {};
+  if (body !== undefined || text !== undefined) {
+    options.method = "POST";
+    options.headers = {"Content-Type": text === undefined ? "application/json" : "text/plain"};
+    options.body = text === undefined ? JSON.stringify(body) : text;
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, {problem: "the server cannot be reached: is `cfalloc serve` running?"});
+  }
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) {
+    const problem = `the server answered ${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, answer?.error ?? {problem});
+  }
+  return answer;
+}
+
+function errorNode(error, testid) {
+  const details = error.error ?? {problem: String(error.message ?? error)};
+  return el("div", {class: "error-box", role: "alert", "data-testid": testid},
+    details.place ? el("p", {}, el("strong", {text: "Where: "}), el("code", {text: details.place})) : null,
+    el("p", {}, el("strong", {text: "Problem: "}), details.problem));
+}
+
+// ---------------------------------------------------------------- the allocation
+
+function scenarioWith(allocation) {
+  const scenario = {...state.scenario};
+  delete scenario.allocation;
+  if (allocation) scenario.allocation = allocation;
+  return scenario;
+}
+
+function nonEmpty(mapping) {
+  return Object.fromEntries(Object.entries(mapping).filter(([, ids]) => ids.length > 0));
+}
+
+/** The leading part of the allocation that the current step has built (null: nothing yet). */
+function allocationUpToStep(step = state.step) {
+  const {combats, attack, reallocate} = state.allocation;
+  if (step === 1 && Object.keys(combats).length === 0) return null;
+  const parts = {combats, attack: nonEmpty(attack), reallocate};
+  return Object.fromEntries(PARTS_BY_STEP[step].map((part) => [part, parts[part]]));
+}
+
+function combatOf(id) {
+  return Object.keys(state.allocation.combats)
+    .find((name) => state.allocation.combats[name].includes(id)) ?? null;
+}
+
+function attackOf(id) {
+  return Object.keys(state.allocation.attack)
+    .find((name) => state.allocation.attack[name].includes(id)) ?? null;
+}
+
+function removeFrom(mapping, id) {
+  for (const ids of Object.values(mapping)) {
+    const index = ids.indexOf(id);
+    if (index >= 0) ids.splice(index, 1);
+  }
+}
+
+function newCombatName() {
+  for (let i = 0; ; i += 1) {
+    const name = i < 26 ? String.fromCharCode(65 + i) : `C${i + 1}`;
+    if (!(name in state.allocation.combats)) return name;
+  }
+}
+
+/** Drop what no longer fits: empty combats, attacks and moves into combats that are gone. */
+function prune() {
+  const {combats, attack, reallocate} = state.allocation;
+  for (const [name, ids] of Object.entries(combats)) if (ids.length === 0) delete combats[name];
+  for (const name of Object.keys(attack)) if (!(name in combats)) delete attack[name];
+  for (const [id, target] of Object.entries(reallocate)) {
+    if (!(target in combats) || combatOf(id) === null || combatOf(id) === target) {
+      delete reallocate[id];
+    }
+  }
+}
+
+function canPick(stand) {
+  if (state.step === 2) return stand.side === "attacker";
+  if (state.step === 3) return stand.side === "defender" && combatOf(stand.id) !== null;
+  return stand.side === "defender";
+}
+
+function pick(id) {
+  state.selected = state.selected === id ? null : id;
+  render();
+}
+
+/** Put the picked stand into a combat ("new" opens one; null sends it back to its pool). */
+function place(target) {
+  const id = state.selected;
+  if (!id) return;
+  const {combats, attack, reallocate} = state.allocation;
+  if (state.step === 1) {
+    removeFrom(combats, id);
+    const name = target === "new" ? newCombatName() : target;
+    if (name) (combats[name] ??= []).push(id);
+  } else if (state.step === 2) {
+    removeFrom(attack, id);
+    if (target) (attack[target] ??= []).push(id);
+  } else if (target && target !== combatOf(id)) {
+    reallocate[id] = target;
+  } else {
+    delete reallocate[id];
+  }
+  state.selected = null;
+  changed();
+}
+
+function setAllocation(allocation, step) {
+  state.allocation = {
+    combats: structuredClone(allocation?.combats ?? {}),
+    attack: structuredClone(allocation?.attack ?? {}),
+    reallocate: structuredClone(allocation?.reallocate ?? {}),
+  };
+  const depth = ["combats", "attack", "reallocate"].filter((part) => allocation?.[part]).length;
+  state.step = [1, 2, 3].includes(step) ? step : Math.max(depth, 1);
+  state.selected = null;
+  changed();
+}
+
+function setStep(step) {
+  state.step = step;
+  state.selected = null;
+  changed();
+}
+
+/** After every move: tidy up, redraw, remember it in the link, and check it. */
+function changed() {
+  prune();
+  saveToLink();
+  render();
+  runCheck();
+}
+
+async function runCheck() {
+  const ticket = ++state.checkTicket;
+  $("check-status").dataset.state = "pending";
+  try {
+    const answer = await api("/api/check", {body: scenarioWith(allocationUpToStep())});
+    if (ticket !== state.checkTicket) return;
+    state.check = answer;
+    state.checkError = null;
+  } catch (error) {
+    if (ticket !== state.checkTicket) return;
+    state.check = null;
+    state.checkError = error;
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- the link
+
+function encodeState(value) {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const binary = Array.from(bytes, (byte) => String.fromCharCode(byte)).join("");
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeState(text) {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+}
+
+function saveToLink() {
+  if (!state.scenario) return;
+  const saved = state.shippedName ? {name: state.shippedName} : {scenario: scenarioWith(null)};
+  saved.allocation = allocationUpToStep();
+  saved.step = state.step;
+  history.replaceState(null, "", `#s=${encodeState(saved)}`);
+}
+
+async function share() {
+  saveToLink();
+  const link = $("share-link");
+  link.value = location.href;
+  link.hidden = false;
+  link.select();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("share-note").textContent = "Link copied: it reopens this scenario and allocation.";
+  } catch {
+    $("share-note").textContent = "Copy the link above: it reopens this scenario and allocation.";
+  }
+}
+
+async function openFromLink() {
+  const match = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+  if (!match) return false;
+  let saved;
+  try {
+    saved = decodeState(match[1]);
+  } catch {
+    showScenarioError(new ApiError(0, {place: "link", problem: "the link is damaged"}));
+    return false;
+  }
+  try {
+    const scenario = saved.name
+      ? await api(`/api/scenarios/${encodeURIComponent(saved.name)}`)
+      : saved.scenario;
+    await openScenario(scenario, saved.name ?? null, saved.allocation, saved.step);
+  } catch (error) {
+    showScenarioError(error);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- scenarios
+
+function showScenarioError(error) {
+  const box = $("scenario-error");
+  box.hidden = !error;
+  box.replaceChildren();
+  if (!error) return;
+  const details = error.error ?? {problem: String(error)};
+  box.append(
+    el("p", {}, el("strong", {text: "This scenario cannot be used."})),
+    details.place ? el("p", {}, "Where: ", el("code", {"data-testid": "error-place", text: details.place})) : null,
+    el("p", {"data-testid": "error-problem", text: details.problem}),
+  );
+}
+
+/** Draw a scenario (its allocation, or the given one) and start checking it. */
+async function openScenario(scenario, shippedName, allocation, step) {
+  const board = await api("/api/forces", {body: scenario});
+  showScenarioError(null);
+  state.scenario = scenario;
+  state.shippedName = shippedName;
+  state.board = board;
+  state.stands = new Map([
+    ...board.defender.map((stand) => [stand.id, {...stand, side: "defender"}]),
+    ...board.attacker.map((stand) => [stand.id, {...stand, side: "attacker"}]),
+  ]);
+  state.check = null;
+  for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
+  $("apply-nearest").hidden = true;
+  setAllocation(allocation === undefined ? scenario.allocation : allocation, step);
+}
+
+async function loadShipped(name) {
+  try {
+    await openScenario(await api(`/api/scenarios/${encodeURIComponent(name)}`), name);
+  } catch (error) {
+    showScenarioError(error);
+  }
+}
+
+async function useText() {
+  const text = $("scenario-text").value;
+  try {
+    await openScenario(await api("/api/parse", {text}), null);
+  } catch (error) {
+    showScenarioError(error);
+  }
+}
+
+async function readUpload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  $("scenario-text").value = await file.text();
+  await useText();
+}
+
+async function fillScenarioList() {
+  const select = $("scenario-select");
+  const list = await api("/api/scenarios");
+  select.replaceChildren(...list.map((item) => el("option", {value: item.name, text: item.title ?? item.name})));
+  return list;
+}
+
+// ---------------------------------------------------------------- drawing
+
+function violationsByStand() {
+  const byStand = new Map();
+  for (const violation of state.check?.violations ?? []) {
+    for (const id of violation.stands) {
+      if (!byStand.has(id)) byStand.set(id, []);
+      byStand.get(id).push(violation);
+    }
+  }
+  return byStand;
+}
+
+function standLabel(stand) {
+  const rating = stand.rating === null ? "" : `, rating +${stand.rating}`;
+  return `${stand.side} ${TYPE_LABELS[stand.type]} ${stand.id} (${ROLE_LABELS[stand.role]}), ` +
+    `unit ${stand.unit}${rating}`;
+}
+
+function counter(stand, broken, note = null) {
+  const pickable = canPick(stand);
+  const picked = state.selected === stand.id;
+  const rules = [...new Set(broken.map((v) => v.rule))];
+  const classes = ["counter", stand.side, `role-${stand.role}`];
+  if (picked) classes.push("picked");
+  if (pickable) classes.push("pickable");
+  if (rules.length) classes.push("broken");
+  return el("button", {
+    type: "button",
+    class: classes.join(" "),
+    "data-testid": `counter-${stand.id}`,
+    "aria-pressed": String(picked),
+    "aria-disabled": String(!pickable),
+    "aria-label": standLabel(stand) + (rules.length ? `; breaks rule ${rules.join(", ")}` : ""),
+    title: broken.map((v) => `${v.rule}: ${v.message}`).join("\n") || null,
+    onclick: (event) => {
+      if (!pickable) return;  // let the click reach the combat box around it
+      event.stopPropagation();
+      pick(stand.id);
+    },
+  },
+  el("span", {class: "c-type", text: TYPE_LABELS[stand.type]}),
+  el("span", {class: "c-id", text: stand.id}),
+  el("span", {class: "c-unit", text: stand.unit}),
+  stand.rating === null ? null : el("span", {class: "c-rating", text: `+${stand.rating}`}),
+  stand.quality === "regular" ? null : el("span", {class: "c-tag", text: stand.quality}),
+  stand.suppressed ? el("span", {class: "c-tag", text: "suppressed"}) : null,
+  note ? el("span", {class: "c-note", text: note}) : null,
+  rules.length ? el("span", {class: "badge", "data-testid": `badge-${stand.id}`, text: rules.join(" ")}) : null);
+}
+
+function boxViolations(ids, byStand) {
+  const seen = new Set();
+  const items = [];
+  for (const id of ids) {
+    for (const violation of byStand.get(id) ?? []) {
+      if (seen.has(violation)) continue;
+      seen.add(violation);
+      items.push(el("li", {"data-testid": "box-violation", "data-rule": violation.rule},
+        el("b", {class: "rule", text: violation.rule}), " ", violation.message));
+    }
+  }
+  return items.length ? el("ul", {class: "box-violations"}, items) : null;
+}
+
+function oddsBar(p, attackerTotal, defenderTotal) {
+  const fill = el("span", {class: "odds-attacker"});
+  fill.style.width = `${p * 100}%`;
+  return el("div", {
+    class: "odds", "data-testid": "odds-bar", "data-p": String(p), role: "img",
+    "aria-label": `attacker wins ${percent(p)}, defender ${percent(1 - p)}`,
+  },
+  el("div", {class: "odds-track"}, fill),
+  el("div", {class: "odds-text"},
+    el("span", {class: "attacker-text", text: `Attacker ${percent(p)}${attackerTotal === undefined ? "" : ` (total ${attackerTotal})`}`}),
+    el("span", {class: "defender-text", text: `Defender ${percent(1 - p)}${defenderTotal === undefined ? "" : ` (total ${defenderTotal})`}`})));
+}
+
+function pool(side, ids, byStand) {
+  const box = $(`${side}-pool`);
+  const stands = ids.map((id) => state.stands.get(id));
+  const backTarget = state.selected && state.stands.get(state.selected)?.side === side && state.step !== 3;
+  box.classList.toggle("target", Boolean(backTarget));
+  box.onclick = backTarget ? () => place(null) : null;
+  box.replaceChildren(
+    ...stands.map((stand) => counter(stand, byStand.get(stand.id) ?? [])),
+    stands.length ? null : el("p", {class: "note", text: "None: every stand is in a combat."}),
+    boxViolations(ids, byStand),
+  );
+}
+
+function combatBox(name, byStand, oddsByName) {
+  const {combats, attack, reallocate} = state.allocation;
+  const movedAway = new Set(Object.keys(reallocate));
+  const stays = combats[name].filter((id) => !movedAway.has(id));
+  const movedIn = Object.keys(reallocate).filter((id) => reallocate[id] === name);
+  const attackers = attack[name] ?? [];
+  const picked = state.selected ? state.stands.get(state.selected) : null;
+  const target = picked !== null && canPick(picked);
+  const unopposed = state.step >= 2 && attackers.length === 0;
+  const odds = oddsByName.get(name);
+  const allIds = [...stays, ...movedIn, ...attackers];
+  return el("section", {
+    class: `combat${target ? " target" : ""}${unopposed ? " unopposed" : ""}`,
+    "data-testid": `combat-${name}`,
+    "aria-label": `Combat ${name}`,
+    onclick: target ? () => place(name) : null,
+  },
+  el("header", {},
+    el("h4", {text: `Combat ${name}`}),
+    unopposed ? el("span", {class: "flag", text: "no attacker"}) : null,
+    target ? el("button", {
+      type: "button", class: "place", "data-testid": `place-${name}`,
+      "aria-label": `Put ${picked.id} in combat ${name}`,
+      onclick: (event) => { event.stopPropagation(); place(name); },
+    }, `Put ${picked.id} here`) : null),
+  el("div", {class: "sides"},
+    el("div", {class: "combat-side defender"},
+      stays.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
+      movedIn.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [], `from ${combatOf(id)}`))),
+    el("div", {class: "versus", "aria-hidden": "true", text: "vs"}),
+    el("div", {class: "combat-side attacker"},
+      attackers.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
+      attackers.length ? null : el("p", {class: "note", text: "no attacker yet"}))),
+  odds ? oddsBar(odds.p_attacker_wins, odds.attacker_total, odds.defender_total) : null,
+  boxViolations(allIds, byStand));
+}
+
+function renderHead() {
+  const board = state.board;
+  const building = board.building;
+  $("building-name").textContent = `${board.title ?? building.name}`;
+  const inside = board.defender.filter((s) => s.role === "squad" || s.role === "weapon").length;
+  $("building-meta").textContent = `${building.name}: holds ${building.capacity} squads and ` +
+    `crew-served weapons; ${inside} inside. ${plural(board.defender.length, "defending stand")}, ` +
+    `${plural(board.attacker.length, "attacking stand")}.`;
+  $("scenario-description").textContent = board.description ?? "";
+}
+
+function renderBoard(byStand) {
+  const {combats} = state.allocation;
+  const oddsByName = new Map((state.check?.odds?.combats ?? []).map((c) => [c.name, c]));
+  const defenders = state.board.defender.map((s) => s.id).filter((id) => combatOf(id) === null);
+  const attackers = state.board.attacker.map((s) => s.id).filter((id) => attackOf(id) === null);
+  pool("defender", defenders, byStand);
+  pool("attacker", attackers, byStand);
+  const boxes = Object.keys(combats).map((name) => combatBox(name, byStand, oddsByName));
+  if (state.step === 1) {
+    const ready = state.selected !== null;
+    boxes.push(el("button", {
+      type: "button", class: `combat new-combat${ready ? " target" : ""}`,
+      "data-testid": "new-combat", disabled: !ready,
+      onclick: () => place("new"),
+    }, ready ? `New combat with ${state.selected}` : "New combat (pick a defending stand first)"));
+  }
+  if (boxes.length === 0) boxes.push(el("p", {class: "note", text: "No combats yet."}));
+  $("combats").replaceChildren(...boxes);
+}
+
+function renderSteps() {
+  for (const button of document.querySelectorAll(".step")) {
+    const current = Number(button.dataset.step) === state.step;
+    button.classList.toggle("current", current);
+    if (current) button.setAttribute("aria-current", "step");
+    else button.removeAttribute("aria-current");
+  }
+  let help = STEP_HELP[state.step];
+  if (state.selected) help = `${state.selected} is picked up: click a combat to put it there` +
+    (state.step === 3 ? "." : ", or its side's pool to take it back.");
+  $("step-help").textContent = help;
+}
+
+function renderCheck() {
+  const status = $("check-status");
+  const list = $("violations");
+  list.replaceChildren();
+  $("round-odds").replaceChildren();
+  if (state.checkError) {
+    status.dataset.state = "error";
+    status.replaceChildren(errorNode(state.checkError, "check-error"));
+    $("apply-nearest").hidden = true;
+    return;
+  }
+  const check = state.check;
+  if (!check) return;
+  const complete = state.step === 3;
+  status.dataset.state = check.legal ? "legal" : "illegal";
+  status.textContent = check.legal
+    ? `Legal: no rule broken${complete ? "." : " so far."}`
+    : `Not legal: ${plural(check.violations.length, "broken rule")}.`;
+  list.replaceChildren(...check.violations.map((v) => el("li", {"data-testid": "violation", "data-rule": v.rule},
+    el("b", {class: "rule", text: v.rule}), el("span", {class: "step-tag", text: v.step ? `step ${v.step}` : "building"}),
+    " ", v.message, v.stands.length ? el("span", {class: "stands", text: ` (${v.stands.join(", ")})`}) : null)));
+  $("apply-nearest").hidden = !check.nearest_legal;
+  if (check.odds?.sweep) {
+    const {sweep, exchange} = check.odds;
+    $("round-odds").append(
+      el("p", {}, el("strong", {text: "Attacker wins every combat: "}), `${percent(sweep.value)} (${sweep.exact})`),
+      el("p", {}, el("strong", {text: "Expected exchange: "}),
+        `${exchange.value >= 0 ? "+" : ""}${exchange.value.toFixed(2)} stands in the attacker's favour`));
+  }
+}
+
+function render() {
+  if (!state.board) return;
+  const byStand = violationsByStand();
+  renderSteps();
+  renderBoard(byStand);
+  renderCheck();
+}
+
+// ---------------------------------------------------------------- best split, dice, explain
+
+function standChips(ids) {
+  return ids.map((id) => el("span", {class: `chip ${state.stands.get(id)?.side ?? ""}`, text: id}));
+}
+
+async function solve(side) {
+  const result = $("solve-result");
+  const buttons = document.querySelectorAll("[data-side]");
+  const combats = nonEmpty(state.allocation.combats);
+  const given = side === "attacker" && Object.keys(combats).length ? {combats} : null;
+  const objective = $("objective").value;
+  result.replaceChildren(el("p", {class: "note", text: "Searching every legal line of play…"}));
+  buttons.forEach((button) => { button.disabled = true; });
+  try {
+    const answer = await api("/api/solve", {body: {scenario: scenarioWith(given), side, objective}});
+    result.replaceChildren(
+      el("p", {class: "status", "data-testid": "solve-status"},
+        el("strong", {text: answer.status === "optimal" ? "Best split (proven): " : "Best found (time ran out): "}),
+        objective === "sweep"
+          ? `attacker wins every combat ${percent(answer.value)} (${answer.value_exact})`
+          : `expected exchange ${answer.value.toFixed(2)} (${answer.value_exact})`),
+      answer.why ? el("p", {text: answer.why}) : null,
+      el("ol", {class: "solve-combats"}, answer.combats.map((combat) => el("li", {"data-testid": "solve-combat"},
+        el("p", {}, el("strong", {text: `Combat ${combat.name}: `}), standChips(combat.defenders), " vs ", standChips(combat.attackers)),
+        oddsBar(combat.p_attacker_wins, combat.attacker_total, combat.defender_total)))),
+      el("p", {class: "note", text: answer.alternatives
+        ? `${plural(answer.alternatives, "other split")} of the same value.`
+        : "No other split is as good."}),
+      el("button", {type: "button", "data-testid": "apply-solution",
+        onclick: () => setAllocation(answer.allocation, 3)}, "Show this split on the board"));
+  } catch (error) {
+    result.replaceChildren(errorNode(error, "solve-error"));
+  } finally {
+    buttons.forEach((button) => { button.disabled = false; });
+  }
+}
+
+function rollLine(roll, combat) {
+  const attacker = roll.attacker + combat.attacker_total;
+  const defender = roll.defender + combat.defender_total;
+  return `attacker rolls ${roll.attacker} → ${attacker}, defender rolls ${roll.defender} → ${defender}`;
+}
+
+async function roll() {
+  const seedInput = $("seed");
+  if (seedInput.value === "") seedInput.value = String(Math.floor(Math.random() * 1_000_000));
+  const result = $("roll-result");
+  const complete = allocationUpToStep(3);
+  try {
+    const answer = await api("/api/simulate", {body: {scenario: scenarioWith(complete), seed: Number(seedInput.value)}});
+    const rounds = answer.rounds ?? [answer];
+    result.replaceChildren(...rounds.map((round) => el("div", {class: "round"},
+      rounds.length > 1 ? el("h3", {text: `Round ${round.round}`}) : null,
+      el("ul", {class: "roll-combats"}, round.combats.map((combat) => el("li", {
+        class: `won-by-${combat.winner}`, "data-testid": "roll-combat", "data-winner": combat.winner,
+      },
+      el("strong", {text: `Combat ${combat.name}: the ${combat.winner} wins. `}),
+      (combat.rolls ?? []).map((r) => rollLine(r, combat)).join("; then ") || combat.note || "",
+      el("br"), "Removed: ", standChips(combat.winner === "attacker" ? combat.defenders : combat.attackers)))))),
+    answer.winner ? el("p", {class: "status", text: `The fight ends: the ${answer.winner} holds the building.`}) : null);
+  } catch (error) {
+    result.replaceChildren(errorNode(error, "roll-error"));
+  }
+}
+
+/** Draw one value of the explanation: text as a paragraph, lists as lists, the rest as JSON. */
+function explainValue(value) {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    return el("p", {text: String(value)});
+  }
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+    return el("ul", {}, value.map((item) => el("li", {text: item})));
+  }
+  return el("pre", {text: JSON.stringify(value, null, 2)});
+}
+
+async function explain() {
+  const result = $("explain-result");
+  try {
+    const answer = await api("/api/explain", {body: scenarioWith(allocationUpToStep())});
+    const steps = Array.isArray(answer) ? answer : answer.steps ?? [answer];
+    result.replaceChildren(el("ol", {class: "explain-steps"}, steps.map((step) => {
+      const {title, step: number, ...rest} = step;
+      return el("li", {"data-testid": "explain-step"},
+        el("h3", {text: title ?? `Step ${number}`}),
+        Object.values(rest).filter((value) => value !== null).map(explainValue));
+    })));
+  } catch (error) {
+    result.replaceChildren(errorNode(error, "explain-error"));
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+function wire() {
+  $("load-shipped").addEventListener("click", () => loadShipped($("scenario-select").value));
+  $("scenario-select").addEventListener("change", () => loadShipped($("scenario-select").value));
+  $("use-text").addEventListener("click", useText);
+  $("scenario-file").addEventListener("change", readUpload);
+  $("share").addEventListener("click", share);
+  $("clear").addEventListener("click", () => setAllocation(null, 1));
+  $("apply-nearest").addEventListener("click", () => setAllocation(state.check.nearest_legal, state.step));
+  $("roll").addEventListener("click", roll);
+  $("explain").addEventListener("click", explain);
+  for (const button of document.querySelectorAll(".step")) {
+    button.addEventListener("click", () => setStep(Number(button.dataset.step)));
+  }
+  for (const button of document.querySelectorAll("[data-side]")) {
+    button.addEventListener("click", () => solve(button.dataset.side));
+  }
+  window.addEventListener("hashchange", openFromLink);
+}
+
+async function start() {
+  wire();
+  let list = [];
+  try {
+    list = await fillScenarioList();
+  } catch (error) {
+    showScenarioError(error);
+  }
+  if (await openFromLink()) {
+    if (state.shippedName) $("scenario-select").value = state.shippedName;
+    return;
+  }
+  const first = list.find((item) => item.name.startsWith("seed-")) ?? list[0];
+  if (first) {
+    $("scenario-select").value = first.name;
+    await loadShipped(first.name);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", start);

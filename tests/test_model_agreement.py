@@ -1,0 +1,55 @@
+"""The plain checker and the CP-SAT model never disagree (issue 2, item 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import allocations, near_legal_allocations, scenarios
+
+from allocator.battle import battle_from_data
+from allocator.model import REALLOCATION, RulesModel, SlotNames
+from allocator.rules import check
+from allocator.schema import Allocation
+
+
+def model_accepts(battle: Any, allocation: Allocation) -> bool:
+    """Whether the model, with the given part of ``allocation`` fixed, has a solution."""
+    names = SlotNames.for_proposal(list(allocation.combats or {}),
+                                   max(len(allocation.combats or {}), len(battle.defender.stands)))
+    model = RulesModel(battle, depth=REALLOCATION, slots=len(names.names))
+    if not model.fix(allocation, names):
+        return False
+    return model.solve_status() in ("OPTIMAL", "FEASIBLE")
+
+
+@st.composite
+def cases(draw: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    scenario = draw(scenarios())
+    if draw(st.booleans()):
+        return scenario, draw(near_legal_allocations(scenario))
+    return scenario, draw(allocations(scenario))
+
+
+@settings(max_examples=2000, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_checker_and_model_agree(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    scenario, allocation = case
+    battle = battle_from_data({**scenario, "allocation": allocation})
+    broken = [v for v in check(battle) if v.step > 0]
+    assert model_accepts(battle, battle.allocation) == (not broken), broken
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_nearest_legal_is_legal(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    from allocator.check import nearest_legal
+
+    scenario, allocation = case
+    battle = battle_from_data({**scenario, "allocation": allocation})
+    if not [v for v in check(battle) if v.step > 0]:
+        return
+    nearest = nearest_legal(battle, battle.allocation)
+    assert nearest is not None
+    assert [v for v in check(battle, nearest) if v.step > 0] == []

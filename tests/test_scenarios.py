@@ -1,0 +1,174 @@
+"""Every worked scenario in models/scenarios/ is checked against what it claims (issue 2, item 6).
+
+Each file carries ``expect: {legal, rules}``. The test holds ``cfalloc check --json`` to it: the
+verdict, the exact set of rule ids reported, and that every violation of a rule about stands
+names the stands involved. ``rule-<id>-pass.yaml`` / ``rule-<id>-fail.yaml`` must exist for every
+rule id of :data:`allocator.rules.RULES`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from allocator.battle import Battle, load_battle, read_data
+from allocator.cli import app
+from allocator.rules import RULES
+
+SCENARIO_DIR = Path(__file__).resolve().parent.parent / "models" / "scenarios"
+SCENARIOS = sorted(p for p in SCENARIO_DIR.iterdir() if p.suffix in {".yaml", ".yml", ".json"})
+
+#: Rules about the building as a whole: their violations name no stands.
+BUILDING_RULES = {"B2"}
+
+
+def _id(path: Path) -> str:
+    return path.stem
+
+
+@cache
+def battle_of(path: Path) -> Battle:
+    return load_battle(path)
+
+
+@cache
+def report_of(path: Path) -> tuple[int, dict[str, Any]]:
+    """Exit code and JSON of ``cfalloc check FILE --json``, run in-process."""
+    result = CliRunner().invoke(app, ["check", str(path), "--json"])
+    assert result.exit_code in (0, 1), (
+        f"{path.name}: exit {result.exit_code}\n{result.output}\n{result.exception!r}"
+    )
+    return result.exit_code, json.loads(result.stdout)
+
+
+def expected(path: Path) -> Any:
+    expect = battle_of(path).scenario.expect
+    assert expect is not None, f"{path.name} has no `expect`"
+    return expect
+
+
+def test_there_are_scenarios() -> None:
+    assert len(SCENARIOS) >= 2 * len(RULES)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_scenario_loads_and_is_documented(path: Path) -> None:
+    battle = battle_of(path)
+    scenario = battle.scenario
+    assert scenario.title, f"{path.name} needs a title"
+    assert scenario.description and len(scenario.description) > 80, (
+        f"{path.name} needs a description a new player can follow"
+    )
+    assert scenario.expect is not None
+    for rule in scenario.expect.rules:
+        assert rule in RULES, f"{path.name}: unknown rule id {rule!r} in expect.rules"
+    if scenario.expect.legal:
+        assert not scenario.expect.rules, f"{path.name}: a legal scenario lists no broken rules"
+    else:
+        assert scenario.expect.rules, f"{path.name}: an illegal scenario names the rules it breaks"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_check_agrees_with_expect(path: Path) -> None:
+    expect = expected(path)
+    code, report = report_of(path)
+    reported = [v["rule"] for v in report["violations"]]
+    assert report["legal"] is expect.legal, (
+        f"{path.name}: expected legal={expect.legal}, the check says {report['legal']}"
+        f" ({reported})"
+    )
+    assert code == (0 if expect.legal else 1)
+    assert set(reported) == set(expect.rules), (
+        f"{path.name}: expected rules {sorted(expect.rules)}, reported {sorted(set(reported))}"
+    )
+    if expect.legal:
+        assert report["violations"] == []
+        assert report["nearest_legal"] is None
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_violations_name_their_stands(path: Path) -> None:
+    battle = battle_of(path)
+    known = set(battle.defender.stands) | set(battle.attacker.stands)
+    _, report = report_of(path)
+    for violation in report["violations"]:
+        assert violation["rule"] in RULES
+        assert violation["step"] == RULES[violation["rule"]].step
+        assert violation["message"].strip()
+        assert set(violation["stands"]) <= known, f"{path.name}: {violation} names unknown stands"
+        if violation["rule"] not in BUILDING_RULES:
+            assert violation["stands"], f"{path.name}: {violation['rule']} names no stands"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if p.name.startswith("rule-") and "-fail" in p.name], ids=_id
+)
+def test_failing_rule_scenario_reports_its_rule_with_stands(path: Path) -> None:
+    rule = _rule_of(path)
+    assert rule in expected(path).rules, f"{path.name} must expect rule {rule}"
+    _, report = report_of(path)
+    hits = [v for v in report["violations"] if v["rule"] == rule]
+    assert hits, f"{path.name}: the report does not name rule {rule}"
+    if rule not in BUILDING_RULES:
+        assert all(v["stands"] for v in hits), f"{path.name}: rule {rule} is reported without stands"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if p.name.startswith("rule-") and "-pass" in p.name], ids=_id
+)
+def test_passing_rule_scenario_is_legal(path: Path) -> None:
+    assert expected(path).legal, f"{path.name} is a -pass scenario and must expect legal: true"
+
+
+def _rule_of(path: Path) -> str:
+    match = re.match(r"rule-([a-z0-9]+)-(pass|fail)", path.stem)
+    assert match, path.name
+    return next(r for r in RULES if r.lower() == match.group(1))
+
+
+@pytest.mark.parametrize("rule", list(RULES))
+def test_every_rule_has_a_pass_and_a_fail_scenario(rule: str) -> None:
+    for kind in ("pass", "fail"):
+        path = SCENARIO_DIR / f"rule-{rule.lower()}-{kind}.yaml"
+        assert path.is_file(), f"missing {path.name}"
+
+
+def test_rule_scenario_names_are_rule_ids() -> None:
+    ids = {r.lower() for r in RULES}
+    for path in SCENARIOS:
+        if path.name.startswith("rule-"):
+            match = re.match(r"rule-([a-z0-9]+)-(pass|fail)", path.stem)
+            assert match and match.group(1) in ids, f"{path.name} does not name a rule id"
+
+
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "seed-2hmg-1squad-v-4",
+        "seed-2hmg-1squad-v-4-both-pair",
+        "seed-5-squads-v-2-four-and-one",
+        "seed-5-squads-v-2-three-and-two",
+        "seed-5-squads-v-2-five-and-none",
+        "seed-rifle-and-cc-v-2-smg-legal",
+        "seed-rifle-and-cc-v-2-smg-illegal",
+    ],
+)
+def test_seed_examples_are_shipped(stem: str) -> None:
+    assert (SCENARIO_DIR / f"{stem}.yaml").is_file()
+
+
+def test_shipped_organisations_are_used_on_both_sides() -> None:
+    users: dict[str, list[str]] = {"defender": [], "attacker": []}
+    for path in SCENARIOS:
+        data = read_data(path)
+        for side in users:
+            if data[side].get("organisation") and data[side].get("present"):
+                users[side].append(path.name)
+    assert users["defender"] and users["attacker"], users
+    assert len(set(users["defender"]) | set(users["attacker"])) >= 2

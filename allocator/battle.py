@@ -37,6 +37,7 @@ from allocator.schema import (
     Stand,
     StandType,
     Unit,
+    UnitKind,
 )
 
 
@@ -226,6 +227,17 @@ class Battle:
     def is_commander(self, stand_id: str) -> bool:
         return self.stand(stand_id).type in COMMANDERS
 
+    def platoon_leader(self, leader_id: str) -> bool:
+        """A PC, or a Commissar attached to a PC: he needs his own troops beside him (5b, L1).
+
+        A Commissar attached to a CC or BC follows that leader: his rating always counts.
+        """
+        stand = self.stand(leader_id)
+        if stand.type == StandType.commissar:
+            org = self.side(self.side_of(leader_id)).org
+            return org.kind(stand.unit) == UnitKind.platoon
+        return stand.type == StandType.pc
+
     def commands(self, leader_id: str, stand_id: str) -> bool:
         """Whether ``stand_id`` is one of ``leader_id``'s troops (same side, his subtree)."""
         leader, stand = self.stand(leader_id), self.stand(stand_id)
@@ -273,7 +285,9 @@ def _check_allocation(scenario: Scenario, side_of: dict[str, SideName], file: st
     for stand_id in allocation.reallocate or {}:
         expect(stand_id, "defender", f"allocation.reallocate.{stand_id}")
     if allocation.attack is not None and allocation.combats is None:
-        raise InputError("`attack` needs the defender's `combats` first", file=file, place="allocation")
+        raise InputError(
+            "`attack` needs the defender's `combats` first", file=file, place="allocation"
+        )
     if allocation.reallocate is not None and allocation.attack is None:
         raise InputError("`reallocate` needs the `attack` first", file=file, place="allocation")
 

@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -37,8 +38,9 @@ class CheckReport(BaseModel):
 
 def allocation_depth(allocation: Allocation) -> int:
     """How many of the procedure's three choices (group, attack, reallocate) are given."""
-    return sum(part is not None for part in (allocation.combats, allocation.attack,
-                                              allocation.reallocate))
+    return sum(
+        part is not None for part in (allocation.combats, allocation.attack, allocation.reallocate)
+    )
 
 
 def nearest_legal(battle: Battle, allocation: Allocation) -> Allocation | None:
@@ -49,8 +51,8 @@ def nearest_legal(battle: Battle, allocation: Allocation) -> Allocation | None:
     proposal = list(allocation.combats or {})
     names = SlotNames.for_proposal(proposal, max(len(proposal), len(battle.defender.stands)))
     model = RulesModel(battle, depth=depth, slots=len(names.names))
-    fresh = list(model.slots)[len(proposal):]
-    for earlier, later in zip(fresh, fresh[1:], strict=False):
+    fresh = list(model.slots)[len(proposal) :]
+    for earlier, later in pairwise(fresh):
         model.model.AddImplication(model.used[later], model.used[earlier])
     model.model.Minimize(model.distance_to(allocation, names))
     solver = new_solver(model.model, time_limit=10)
@@ -97,5 +99,6 @@ def check_battle(battle: Battle) -> CheckReport:
         nearest = nearest_legal(battle, allocation)
     elif not violations and allocation is not None and is_complete(allocation):
         odds = round_report(battle, allocation)
-    return CheckReport(legal=not violations, violations=violations, nearest_legal=nearest,
-                       odds=odds)
+    return CheckReport(
+        legal=not violations, violations=violations, nearest_legal=nearest, odds=odds
+    )

@@ -26,7 +26,9 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True)
 
-FileArg = Annotated[Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)]
+FileArg = Annotated[
+    Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 

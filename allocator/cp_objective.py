@@ -91,7 +91,7 @@ class OddsTerms:
             rating = leader_rating(b, leader)
             if not rating:
                 continue
-            if b.is_commander(leader):
+            if not b.platoon_leader(leader):
                 eligible = members[leader]
             else:
                 own = [members[s] for s in squads + weapons if b.commands(leader, s)]
@@ -113,8 +113,10 @@ class OddsTerms:
         if not ruleset.value("lone_noncombatant_loses"):
             others = [members[s] for s in ids if b.role(s) == Role.noncombatant]
             lone = rules._reify_and(
-                [rules._reify_or(others, f"o_nc{attacking}{c}"),
-                 rules._reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not()],
+                [
+                    rules._reify_or(others, f"o_nc{attacking}{c}"),
+                    rules._reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not(),
+                ],
                 f"o_lone{attacking}{c}",
             )
             fighting.append(lone)
@@ -129,8 +131,7 @@ class OddsTerms:
         def_total, def_dice, def_fights = self._side(c, defenders, attacking=False)
         span = 60
         diff = m.NewIntVar(-span, span, f"o_diff{c}")
-        m.Add(diff == att_total - def_total - (
-            att_dice - def_dice if self.mode == "pool" else 0))
+        m.Add(diff == att_total - def_total - (att_dice - def_dice if self.mode == "pool" else 0))
         upper = m.NewIntVar(-span, DIFF_LIMIT, f"o_up{c}")
         m.AddMinEquality(upper, [diff, DIFF_LIMIT])
         clamped = m.NewIntVar(-DIFF_LIMIT, DIFF_LIMIT, f"o_cl{c}")
@@ -201,4 +202,3 @@ def _scaled_log(p: Fraction) -> int:
     if p == 0:
         return -LOG_SCALE * 100
     return round(LOG_SCALE * math.log(p))
-

@@ -8,7 +8,8 @@ OR-Tools is imported here only, and this module is imported lazily (it costs ~0.
 >>> from allocator.battle import battle_from_data
 >>> b = battle_from_data({
 ...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
-...         {"id": "d1", "type": "rifle", "unit": "p"}, {"id": "d2", "type": "rifle", "unit": "p"}]},
+...         {"id": "d1", "type": "rifle", "unit": "p"},
+...         {"id": "d2", "type": "rifle", "unit": "p"}]},
 ...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
 ...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
 ... })
@@ -27,7 +28,7 @@ from ortools.sat.python import cp_model
 
 from allocator.battle import Battle, Role
 from allocator.rules import troops_in_building
-from allocator.schema import Allocation, StandType
+from allocator.schema import Allocation
 
 #: Depth of the procedure a model covers: 1 = steps 1-3, 2 = up to step 5, 3 = up to step 6.
 GROUPING, ATTACK, REALLOCATION = 1, 2, 3
@@ -117,8 +118,10 @@ class RulesModel:
     def _grouping(self) -> None:
         m = self.model
         self.x = {(s, c): self._bool(f"x[{s},{c}]") for s in self.defenders for c in self.slots}
-        self.used = {c: self._reify_or([self.x[s, c] for s in self.defenders], f"used{c}")
-                     for c in self.slots}
+        self.used = {
+            c: self._reify_or([self.x[s, c] for s in self.defenders], f"used{c}")
+            for c in self.slots
+        }
         for s in self.defenders:  # 1c
             m.AddExactlyOne(self.x[s, c] for c in self.slots)
         squads, weapons = self.of_role[Role.squad], self.of_role[Role.weapon]
@@ -138,9 +141,7 @@ class RulesModel:
         m = self.model
         no_squads = not self.of_role[Role.squad]
         for c in self.slots:
-            has_commander = self._reify_or(
-                [self.x[k, c] for k in self.commanders], f"hasK{c}"
-            )
+            has_commander = self._reify_or([self.x[k, c] for k in self.commanders], f"hasK{c}")
             self.commander_head[c] = self._reify_and(
                 [has_commander, self.has_squad[c].Not()], f"hK{c}"
             )
@@ -230,14 +231,16 @@ class RulesModel:
             m.Add(sum(self.acting[k, c] for k in commanders) <= 1)
             covered_with.append(self._reify_or([self.covered[c], has_commander], f"cov2{c}"))
         goal_4b = m.NewIntVar(0, len(self.slots), "goal_4b")
-        m.AddMinEquality(goal_4b, [n_combats, len(squads) + sum(
-            self.y[k, c] for k in commanders for c in self.slots)])
+        m.AddMinEquality(
+            goal_4b,
+            [n_combats, len(squads) + sum(self.y[k, c] for k in commanders for c in self.slots)],
+        )
         m.Add(sum(covered_with) >= goal_4b).OnlyEnforceIf(self.fewer)  # 4b
         for leader in leaders:  # 5a, 5b
             near_squads = [s for s in squads if b.near(leader, s)]
             near_commanders = [k for k in commanders if k != leader and b.near(leader, k)]
             own = [s for s in squads if b.commands(leader, s)]
-            needs_own = b.stand(leader).type in (StandType.pc, StandType.commissar)
+            needs_own = b.platoon_leader(leader)
             for c in self.slots:
                 as_leader = [self.y[leader, c]]
                 if (leader, c) in self.acting:
@@ -249,8 +252,7 @@ class RulesModel:
                 if needs_own:
                     m.AddBoolOr([self.y[s, c] for s in own]).OnlyEnforceIf(self.y[leader, c])
         self.opposed = {
-            c: self._reify_or([self.y[a, c] for a in self.attackers], f"opp{c}")
-            for c in self.slots
+            c: self._reify_or([self.y[a, c] for a in self.attackers], f"opp{c}") for c in self.slots
         }
 
     # --- step 6 ---------------------------------------------------------------------------
@@ -264,12 +266,17 @@ class RulesModel:
                 self.stay[s, c] = self._reify_and([self.x[s, c], self.opposed[c]], f"st[{s},{c}]")
                 m.AddImplication(self.z[s, c], self.opposed[c])  # 6a
             self.moves[s] = self._reify_or(
-                [self._reify_and([self.x[s, c], self.opposed[c].Not()], f"un[{s},{c}]")
-                 for c in self.slots], f"mv[{s}]")
+                [
+                    self._reify_and([self.x[s, c], self.opposed[c].Not()], f"un[{s},{c}]")
+                    for c in self.slots
+                ],
+                f"mv[{s}]",
+            )
             m.Add(sum(self.z[s, c] for c in self.slots) == self.moves[s])  # 6a, 6c
         self.final = {
             (s, c): self._reify_or([self.stay[s, c], self.z[s, c]], f"f[{s},{c}]")
-            for s in self.defenders for c in self.slots
+            for s in self.defenders
+            for c in self.slots
         }
         self._weapon_limit()
 
@@ -278,8 +285,12 @@ class RulesModel:
         m = self.model
         is_head = {
             k: self._reify_or(
-                [self._reify_and([self.x[k, c], self.has_squad[c].Not()], f"kh[{k},{c}]")
-                 for c in self.slots], f"isHead[{k}]")
+                [
+                    self._reify_and([self.x[k, c], self.has_squad[c].Not()], f"kh[{k},{c}]")
+                    for c in self.slots
+                ],
+                f"isHead[{k}]",
+            )
             for k in self.commanders
         }
         providers_moving = sum(self.moves[s] for s in self.of_role[Role.squad])
@@ -294,7 +305,8 @@ class RulesModel:
                 move_heads.append(self._reify_and([self.z[k, c], is_head[k]], f"zh[{k},{c}]"))
             head_moves += move_heads
             staying = (
-                sum(self.stay[s, c] for s in self.of_role[Role.squad]) + sum(stay_heads)
+                sum(self.stay[s, c] for s in self.of_role[Role.squad])
+                + sum(stay_heads)
                 - sum(self.stay[w, c] for w in self.of_role[Role.weapon])
             )
             balance = m.NewIntVar(-bound, bound, f"bal{c}")
@@ -306,7 +318,9 @@ class RulesModel:
             deficits.append(deficit)
             spares.append(spare)
             finals.append(
-                balance + sum(self.z[s, c] for s in self.of_role[Role.squad]) + sum(move_heads)
+                balance
+                + sum(self.z[s, c] for s in self.of_role[Role.squad])
+                + sum(move_heads)
                 - sum(self.z[w, c] for w in self.of_role[Role.weapon])
             )
         providers_moving = providers_moving + sum(head_moves)
@@ -407,7 +421,9 @@ class RulesModel:
         if depth >= REALLOCATION:
             reallocate = {
                 s: names.names[c]
-                for s in self.defenders for c in self.slots if solver.Value(self.z[s, c])
+                for s in self.defenders
+                for c in self.slots
+                if solver.Value(self.z[s, c])
             }
         return Allocation(combats=combats, attack=attack, reallocate=reallocate)
 

@@ -79,7 +79,7 @@ def leader_rating(battle: Battle, leader: str) -> int:
 
 def leader_counts(battle: Battle, leader: str, ids: Sequence[str]) -> bool:
     """L1/L2: a CC's or BC's rating always counts; a PC's only beside troops of his platoon."""
-    if battle.is_commander(leader):
+    if not battle.platoon_leader(leader):
         return True
     return any(
         battle.role(s) in (Role.squad, Role.weapon) and battle.commands(leader, s) for s in ids
@@ -170,8 +170,9 @@ def _fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def combat_odds(battle: Battle, name: str, defenders: Sequence[str],
-                attackers: Sequence[str]) -> CombatOdds:
+def combat_odds(
+    battle: Battle, name: str, defenders: Sequence[str], attackers: Sequence[str]
+) -> CombatOdds:
     attacker = side_total(battle, attackers, attacking=True)
     defender = side_total(battle, defenders, attacking=False)
     decided = None
@@ -196,7 +197,9 @@ def final_combats(
     combats: dict[str, list[str]], attack: dict[str, list[str]], reallocate: dict[str, str]
 ) -> dict[str, tuple[list[str], list[str]]]:
     """The fights after step 6: combats with attackers, with the moved stands added."""
-    fights = {n: (list(ids), list(attack.get(n, []))) for n, ids in combats.items() if attack.get(n)}
+    fights = {
+        n: (list(ids), list(attack.get(n, []))) for n, ids in combats.items() if attack.get(n)
+    }
     for stand, target in reallocate.items():
         if target in fights:
             fights[target][0].append(stand)
@@ -204,7 +207,9 @@ def final_combats(
 
 
 def round_odds(
-    battle: Battle, combats: dict[str, list[str]], attack: dict[str, list[str]],
+    battle: Battle,
+    combats: dict[str, list[str]],
+    attack: dict[str, list[str]],
     reallocate: dict[str, str],
 ) -> list[CombatOdds]:
     return [
@@ -224,8 +229,10 @@ def sweep(odds: Iterable[CombatOdds]) -> Fraction:
 def exchange(odds: Iterable[CombatOdds]) -> Fraction:
     """Expected defending stands removed minus expected attacking stands removed."""
     return sum(
-        (c.p_attacker_wins * len(c.defenders) - (1 - c.p_attacker_wins) * len(c.attackers)
-         for c in odds),
+        (
+            c.p_attacker_wins * len(c.defenders) - (1 - c.p_attacker_wins) * len(c.attackers)
+            for c in odds
+        ),
         Fraction(0),
     )
 

@@ -66,7 +66,7 @@ class OrgGraph:
         return self._organisational_unit[unit_id]
 
     def same_organisation(self, weapon_unit: str, unit_id: str) -> bool:
-        """Whether a stand of ``unit_id`` is in the organisational unit of a weapon of ``weapon_unit``."""
+        """Whether ``unit_id`` lies in the organisational unit of a weapon of ``weapon_unit``."""
         return self.commands(self.organisational_unit(weapon_unit), unit_id)
 
 

@@ -78,8 +78,11 @@ def render_check(console: Console, battle: Battle, report: CheckReport) -> None:
         for column in ("defender loses", "attacker loses", "probability"):
             outcomes.add_column(column, justify="right")
         for row in report.odds["outcomes"]:
-            outcomes.add_row(str(row["defender_losses"]), str(row["attacker_losses"]),
-                             f"{row['p_exact']} ({row['p']:.1%})")
+            outcomes.add_row(
+                str(row["defender_losses"]),
+                str(row["attacker_losses"]),
+                f"{row['p_exact']} ({row['p']:.1%})",
+            )
         console.print(outcomes)
 
 
@@ -94,7 +97,9 @@ def odds_table(combats: list[dict[str, Any]], title: str) -> Table:
         table.add_column(column)
     for c in combats:
         table.add_row(
-            c["name"], ", ".join(c["defenders"]), ", ".join(c["attackers"]),
+            c["name"],
+            ", ".join(c["defenders"]),
+            ", ".join(c["attackers"]),
             f"{c['attacker_total']} v {c['defender_total']}",
             f"{bar(c['p_attacker_wins'])} {c['p_attacker_wins_exact']} "
             f"({c['p_attacker_wins']:.1%})",
@@ -105,15 +110,20 @@ def odds_table(combats: list[dict[str, Any]], title: str) -> Table:
 def render_solve(console: Console, battle: Battle, result: SolveResult) -> None:
     data = result.to_json()
     title = battle.scenario.title or battle.scenario.building.name
-    console.print(f"[bold]{title}[/]: best for the [bold]{result.side}[/] ({result.objective})",
-                  highlight=False)
+    console.print(
+        f"[bold]{title}[/]: best for the [bold]{result.side}[/] ({result.objective})",
+        highlight=False,
+    )
     if not result.proven:
-        console.print("[yellow]Best found, not proven optimal: the time limit stopped the "
-                      "search.[/]")
+        console.print(
+            "[yellow]Best found, not proven optimal: the time limit stopped the search.[/]"
+        )
     console.print(allocation_table(battle, result.line.allocation(), "Line of play"))
     console.print(odds_table(data["combats"], "Odds"))
-    console.print(f"Value: {data['value_exact']} ({data['value']:.4f}). "
-                  f"Other allocations of equal value: {result.alternatives}.")
+    console.print(
+        f"Value: {data['value_exact']} ({data['value']:.4f}). "
+        f"Other allocations of equal value: {result.alternatives}."
+    )
     console.print(result.why(), highlight=False)
 
 
@@ -122,17 +132,23 @@ def render_simulation(console: Console, data: dict[str, Any]) -> None:
         console.print(f"[bold]Round {played['round']}[/]")
         for c in played["combats"]:
             rolls = ", ".join(f"{r['attacker']} v {r['defender']}" for r in c["rolls"])
-            how = c.get("note") or f"rolls {rolls} (totals {c['attacker_total']} v "\
-                f"{c['defender_total']})"
-            console.print(f"  combat {c['name']}: [bold]{c['winner']}[/] wins; {how}",
-                          highlight=False)
+            how = (
+                c.get("note")
+                or f"rolls {rolls} (totals {c['attacker_total']} v {c['defender_total']})"
+            )
+            console.print(
+                f"  combat {c['name']}: [bold]{c['winner']}[/] wins; {how}", highlight=False
+            )
         for side, ids in played["removed"].items():
             if ids:
                 console.print(f"  {side} loses {', '.join(ids)}", highlight=False)
     winner = data["winner"] or "nobody yet"
-    console.print(f"[bold]Outcome[/]: {winner}. Left in the building: "
-                  f"defender {', '.join(data['left']['defender']) or 'none'}; "
-                  f"attacker {', '.join(data['left']['attacker']) or 'none'}.", highlight=False)
+    console.print(
+        f"[bold]Outcome[/]: {winner}. Left in the building: "
+        f"defender {', '.join(data['left']['defender']) or 'none'}; "
+        f"attacker {', '.join(data['left']['attacker']) or 'none'}.",
+        highlight=False,
+    )
 
 
 def render_trials(console: Console, data: dict[str, Any]) -> None:

@@ -9,7 +9,8 @@ to the same verdict.
 >>> from allocator.battle import battle_from_data
 >>> b = battle_from_data({
 ...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
-...         {"id": "d1", "type": "rifle", "unit": "p"}, {"id": "d2", "type": "rifle", "unit": "p"}]},
+...         {"id": "d1", "type": "rifle", "unit": "p"},
+...         {"id": "d2", "type": "rifle", "unit": "p"}]},
 ...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
 ...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
 ...     "allocation": {"combats": {"A": ["d1", "d2"]}},
@@ -38,44 +39,110 @@ class Rule:
 RULES: dict[str, Rule] = {
     r.id: r
     for r in [
-        Rule("B1", 0, "A building holds at most `capacity` squads and crew-served weapons together; "
-             "leaders, FOs and snipers do not count."),
-        Rule("B2", 0, "Capacity is 2 unless the scenario says 1 or 3; 4 or more is not a building "
-             "but a complex of sectors, each fought as its own building."),
+        Rule(
+            "B1",
+            0,
+            "A building holds at most `capacity` squads and crew-served weapons together; "
+            "leaders, FOs and snipers do not count.",
+        ),
+        Rule(
+            "B2",
+            0,
+            "Capacity is 2 unless the scenario says 1 or 3; 4 or more is not a building "
+            "but a complex of sectors, each fought as its own building.",
+        ),
         Rule("1a", 1, "Every squad is its own combat: two squads never share a combat at step 1."),
-        Rule("1b", 1, "A CC or BC may form a combat of his own; with no squad present every CC "
-             "and BC must."),
+        Rule(
+            "1b",
+            1,
+            "A CC or BC may form a combat of his own; with no squad present every CC and BC must.",
+        ),
         Rule("1c", 1, "Every defending stand in the building is in exactly one combat."),
-        Rule("2a", 2, "A crew-served weapon joins one combat headed by a squad (or a CC/BC who "
-             "formed a combat) of its own organisational unit, or fights alone."),
+        Rule(
+            "2a",
+            2,
+            "A crew-served weapon joins one combat headed by a squad (or a CC/BC who "
+            "formed a combat) of its own organisational unit, or fights alone.",
+        ),
         Rule("2b", 2, "At most one crew-served weapon joins any one squad (or CC/BC)."),
-        Rule("3a", 3, "Remaining PCs, CCs, BCs, FOs and snipers join the combats formed so far; "
-             "an FO or sniper forms no combat of his own while there is one to join."),
-        Rule("3b", 3, "A leader only joins a combat holding at least one squad or crew-served "
-             "weapon subordinate to him."),
-        Rule("3c", 3, "A leader with no subordinate squad or weapon in the building fights alone, "
-             "as a combat of his own (a PC alone is lost without a roll)."),
-        Rule("3d", 3, "Several leaders may share a combat, but only one that holds troops: "
-             "leaders without troops each fight alone."),
-        Rule("4a", 4, "Attacking squads cover every combat, as far as they go, before any combat "
-             "gets a second squad."),
-        Rule("4b", 4, "With fewer squads than combats, a CC or BC who joins the assault counts as "
-             "a squad and must take an otherwise unopposed combat."),
-        Rule("4c", 4, "Squads left after every combat is covered go to any of the defender's "
-             "combats."),
+        Rule(
+            "3a",
+            3,
+            "Remaining PCs, CCs, BCs, FOs and snipers join the combats formed so far; "
+            "an FO or sniper forms no combat of his own while there is one to join.",
+        ),
+        Rule(
+            "3b",
+            3,
+            "A leader only joins a combat holding at least one squad or crew-served "
+            "weapon subordinate to him.",
+        ),
+        Rule(
+            "3c",
+            3,
+            "A leader with no subordinate squad or weapon in the building fights alone, "
+            "as a combat of his own (a PC alone is lost without a roll).",
+        ),
+        Rule(
+            "3d",
+            3,
+            "Several leaders may share a combat, but only one that holds troops: "
+            "leaders without troops each fight alone.",
+        ),
+        Rule(
+            "4a",
+            4,
+            "Attacking squads cover every combat, as far as they go, before any combat "
+            "gets a second squad.",
+        ),
+        Rule(
+            "4b",
+            4,
+            "With fewer squads than combats, a CC or BC who joins the assault counts as "
+            "a squad and must take an otherwise unopposed combat.",
+        ),
+        Rule(
+            "4c",
+            4,
+            "Squads left after every combat is covered go to any of the defender's combats.",
+        ),
         Rule("4d", 4, "Attacking crew-served weapons (and FOs and snipers) do not take part."),
-        Rule("4e", 4, "Every attacking squad is allocated to exactly one combat; leaders may stay "
-             "out but join at most one."),
-        Rule("5a", 5, "An attacking leader joins a combat only within one stand width of a squad "
-             "he joins there."),
-        Rule("5b", 5, "An attacking PC only joins a combat holding at least one of his own "
-             "troops."),
-        Rule("5c", 5, "A second leader may join a combat that has attacking troops; he adds "
-             "nothing unless his rating is higher."),
-        Rule("6a", 6, "When a combat got no attacker, every stand of every unopposed combat moves "
-             "into a combat that has attackers; none stays out."),
-        Rule("6b", 6, "After the move no active combat holds more crew-served weapons than squads "
-             "plus CC/BC heads, unless every way of moving breaks this."),
+        Rule(
+            "4e",
+            4,
+            "Every attacking squad is allocated to exactly one combat; leaders may stay "
+            "out but join at most one.",
+        ),
+        Rule(
+            "5a",
+            5,
+            "An attacking leader joins a combat only within one stand width of a squad "
+            "he joins there.",
+        ),
+        Rule(
+            "5b",
+            5,
+            "An attacking PC (or a Commissar attached to a PC) only joins a combat holding at "
+            "least one of his own troops.",
+        ),
+        Rule(
+            "5c",
+            5,
+            "A second leader may join a combat that has attacking troops; he adds "
+            "nothing unless his rating is higher.",
+        ),
+        Rule(
+            "6a",
+            6,
+            "When a combat got no attacker, every stand of every unopposed combat moves "
+            "into a combat that has attackers; none stays out.",
+        ),
+        Rule(
+            "6b",
+            6,
+            "After the move no active combat holds more crew-served weapons than squads "
+            "plus CC/BC heads, unless every way of moving breaks this.",
+        ),
         Rule("6c", 6, "When every combat has attackers there is nothing to reallocate."),
     ]
 }
@@ -102,7 +169,8 @@ def troops_in_building(battle: Battle, leader: str) -> list[str]:
     """The defending squads and crew-served weapons in the building subordinate to ``leader``."""
     side = battle.side(battle.side_of(leader))
     return [
-        s for s in side.ids()
+        s
+        for s in side.ids()
         if battle.role(s) in (Role.squad, Role.weapon) and battle.commands(leader, s)
     ]
 
@@ -155,7 +223,8 @@ def check_membership(battle: Battle, combats: Mapping[str, Sequence[str]]) -> It
             )
         elif len(places) > 1:
             yield violation(
-                "1c", f"{stand} is in {len(places)} combats ({_names(places)}): keep it in one.",
+                "1c",
+                f"{stand} is in {len(places)} combats ({_names(places)}): keep it in one.",
                 [stand],
             )
 
@@ -173,27 +242,33 @@ def _combat_head_violations(
         if weapon == head:
             continue
         if head is None or battle.role(head) == Role.weapon:
-            found.append(violation(
-                "2a",
-                f"{weapon} joins combat {name}, which no squad, CC or BC heads: a crew-served "
-                "weapon fights alone or joins a squad (or a CC/BC) of its own unit.",
-                [weapon],
-            ))
+            found.append(
+                violation(
+                    "2a",
+                    f"{weapon} joins combat {name}, which no squad, CC or BC heads: a crew-served "
+                    "weapon fights alone or joins a squad (or a CC/BC) of its own unit.",
+                    [weapon],
+                )
+            )
         elif not battle.same_organisation(weapon, head):
-            found.append(violation(
-                "2a",
-                f"{weapon} pairs with {head} in combat {name}, but {head} is not from its "
-                "organisational unit: pair it with a squad of its own company (battalion "
-                "weapons: of the battalion) or let it fight alone.",
-                [weapon, head],
-            ))
+            found.append(
+                violation(
+                    "2a",
+                    f"{weapon} pairs with {head} in combat {name}, but {head} is not from its "
+                    "organisational unit: pair it with a squad of its own company (battalion "
+                    "weapons: of the battalion) or let it fight alone.",
+                    [weapon, head],
+                )
+            )
     if no_squads and len(commanders) > 1:
-        found.append(violation(
-            "1b",
-            f"No defending squad is in the building, so every CC and BC forms a combat of his "
-            f"own, but {_names(commanders)} share combat {name}: split them.",
-            commanders,
-        ))
+        found.append(
+            violation(
+                "1b",
+                f"No defending squad is in the building, so every CC and BC forms a combat of his "
+                f"own, but {_names(commanders)} share combat {name}: split them.",
+                commanders,
+            )
+        )
     troops = squads + weapons
     for leader in leaders:
         if leader == head:
@@ -201,33 +276,41 @@ def _combat_head_violations(
         own_in_building = troops_in_building(battle, leader)
         if own_in_building:
             if not any(battle.commands(leader, s) for s in troops):
-                found.append(violation(
-                    "3b",
-                    f"{leader} is in combat {name}, which holds none of his troops: move him to a "
-                    f"combat with one of {_names(own_in_building)}.",
-                    [leader],
-                ))
+                found.append(
+                    violation(
+                        "3b",
+                        f"{leader} is in combat {name}, which holds none of his troops: "
+                        f"move him to a combat with one of {_names(own_in_building)}.",
+                        [leader],
+                    )
+                )
         elif troops or (head is not None and head in commanders):
-            found.append(violation(
-                "3c",
-                f"{leader} has no squad or crew-served weapon of his own in the building, so he "
-                f"fights alone, not in combat {name}: give him a combat of his own.",
-                [leader, *troops],
-            ))
+            found.append(
+                violation(
+                    "3c",
+                    f"{leader} has no squad or crew-served weapon of his own in the building, "
+                    f"so he fights alone, not in combat {name}: give him a combat of his own.",
+                    [leader, *troops],
+                )
+            )
     if not troops and len(leaders) > 1:
-        found.append(violation(
-            "3d",
-            f"Leaders {_names(leaders)} share combat {name}, which holds no troops: leaders share "
-            "only a combat with squads or weapons; without them each fights alone.",
-            leaders,
-        ))
+        found.append(
+            violation(
+                "3d",
+                f"Leaders {_names(leaders)} share combat {name}, which holds no troops: leaders "
+                "share only a combat with squads or weapons; without them each fights alone.",
+                leaders,
+            )
+        )
     if not troops and not leaders and roles[Role.noncombatant] and _anyone_to_join(battle):
-        found.append(violation(
-            "3a",
-            f"{_names(roles[Role.noncombatant])} form combat {name} on their own: FOs and snipers "
-            "join a combat that is already formed.",
-            roles[Role.noncombatant],
-        ))
+        found.append(
+            violation(
+                "3a",
+                f"{_names(roles[Role.noncombatant])} form combat {name} on their own: FOs and "
+                "snipers join a combat that is already formed.",
+                roles[Role.noncombatant],
+            )
+        )
     return found
 
 
@@ -363,7 +446,8 @@ def _check_attack_membership(
             )
         if len(places) > 1:
             yield violation(
-                "4e", f"{stand} is sent to {len(places)} combats ({_names(places)}): pick one.",
+                "4e",
+                f"{stand} is sent to {len(places)} combats ({_names(places)}): pick one.",
                 [stand],
             )
     missing = [s for s in battle.attacker.ids(Role.squad) if s not in seen]
@@ -413,7 +497,8 @@ def _check_attack_leaders(battle: Battle, view: AttackView) -> Iterator[Violatio
     """5a, 5b and 5c."""
     for name in view.combats:
         leaders = [
-            a for a in view.members[name]
+            a
+            for a in view.members[name]
             if battle.role(a) == Role.leader and view.acting.get(name) != a
         ]
         fighters = view.squads[name] + ([view.acting[name]] if name in view.acting else [])
@@ -426,7 +511,7 @@ def _check_attack_leaders(battle: Battle, view: AttackView) -> Iterator[Violatio
                     "leave him out or send him where he is near a squad.",
                     [leader],
                 )
-            if battle.stand(leader).type in (StandType.pc, StandType.commissar) and not any(
+            if battle.platoon_leader(leader) and not any(
                 battle.commands(leader, s) for s in view.squads[name]
             ):
                 yield violation(
@@ -450,9 +535,11 @@ def _check_attack_leaders(battle: Battle, view: AttackView) -> Iterator[Violatio
 def commander_heads(battle: Battle, combats: Mapping[str, Sequence[str]]) -> set[str]:
     """CCs and BCs in a combat without squads after step 3 (they count beside squads in 6b)."""
     return {
-        s for ids in combats.values()
+        s
+        for ids in combats.values()
         if not any(battle.role(x) == Role.squad for x in ids)
-        for s in ids if battle.is_commander(s)
+        for s in ids
+        if battle.is_commander(s)
     }
 
 

@@ -72,7 +72,9 @@ class Stand(Strict):
 
     id: Id
     type: StandType
-    unit: Id = Field(description="The unit the stand belongs to; a leader's is the unit he commands.")
+    unit: Id = Field(
+        description="The unit the stand belongs to; a leader's is the unit he commands."
+    )
     rating: int | None = Field(
         default=None, ge=0, le=3, description="A leader's command rating (+0..+2, Commissar +2)."
     )

@@ -20,3 +20,23 @@ def check_json(data: Any, file: str | None = None) -> dict[str, Any]:
     from allocator.check import check_battle
 
     return check_battle(battle_from_data(data, file)).to_json()
+
+
+def solve_json(
+    data: Any,
+    side: str,
+    objective: str = "sweep",
+    time_limit: float = 10.0,
+    file: str | None = None,
+) -> dict[str, Any]:
+    from allocator.solve import solve
+
+    return solve(battle_from_data(data, file), side, objective, time_limit).to_json()
+
+
+def simulate_json(
+    data: Any, seed: int = 1, rounds: int = 1, objective: str = "sweep", file: str | None = None
+) -> dict[str, Any]:
+    from allocator.simulate import simulate
+
+    return simulate(battle_from_data(data, file), rounds, seed, objective)

@@ -57,8 +57,9 @@ def roll_combat(battle: Battle, combat: CombatOdds, rng: random.Random) -> dict[
 
 
 def roll_round(battle: Battle, allocation: Allocation, rng: random.Random) -> dict[str, Any]:
-    odds = round_odds(battle, allocation.combats or {}, allocation.attack or {},
-                      allocation.reallocate or {})
+    odds = round_odds(
+        battle, allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}
+    )
     combats = [roll_combat(battle, c, rng) for c in odds]
     lost = {
         side: sorted(s for c in combats if c["winner"] != side for s in c[f"{side}s"])
@@ -79,13 +80,24 @@ def survivors(battle: Battle, removed: dict[str, list[str]]) -> Battle:
         if getattr(battle.scenario, side).organisation is not None:
             from allocator.battle import load_organisation
 
-            units = list(load_organisation(
-                getattr(battle.scenario, side).organisation, battle.file, side).units) + units
+            units = (
+                list(
+                    load_organisation(
+                        getattr(battle.scenario, side).organisation, battle.file, side
+                    ).units
+                )
+                + units
+            )
         sides[side] = Force(units=units, stands=stands)
-    scenario = battle.scenario.model_copy(update={
-        "defender": sides["defender"], "attacker": sides["attacker"], "allocation": None,
-        "round": battle.scenario.round + 1, "expect": None,
-    })
+    scenario = battle.scenario.model_copy(
+        update={
+            "defender": sides["defender"],
+            "attacker": sides["attacker"],
+            "allocation": None,
+            "round": battle.scenario.round + 1,
+            "expect": None,
+        }
+    )
     return battle_from_scenario(scenario, battle.file)
 
 
@@ -99,7 +111,9 @@ def first_allocation(battle: Battle, objective: str) -> Allocation:
     if broken:
         raise InputError(
             f"the allocation breaks rule {broken[0].rule}: {broken[0].message} "
-            "(run `cfalloc check` for the full report)", file=battle.file, place="allocation",
+            "(run `cfalloc check` for the full report)",
+            file=battle.file,
+            place="allocation",
         )
     return allocation
 
@@ -112,8 +126,9 @@ def simulate(battle: Battle, rounds: int, seed: int, objective: str = "sweep") -
     current = battle
     for number in range(1, rounds + 1):
         result = roll_round(current, allocation, rng)
-        history.append({"round": number, "allocation": allocation.model_dump(mode="json"),
-                        **result})
+        history.append(
+            {"round": number, "allocation": allocation.model_dump(mode="json"), **result}
+        )
         if not any(result["removed"].values()):
             break
         try:
@@ -124,8 +139,10 @@ def simulate(battle: Battle, rounds: int, seed: int, objective: str = "sweep") -
 
         allocation = solve(current, "defender", objective).line.allocation()
     last = history[-1]
-    left = {side: sorted(set(current.side(side).stands) - set(last["removed"][side]))
-            for side in ("defender", "attacker")}
+    left = {
+        side: sorted(set(current.side(side).stands) - set(last["removed"][side]))
+        for side in ("defender", "attacker")
+    }
     winner = None
     if not left["defender"]:
         winner = "attacker"
@@ -140,8 +157,9 @@ def trials(battle: Battle, count: int, seed: int, objective: str = "sweep") -> d
     """Empirical win rates of each combat over ``count`` rolls of the first round."""
     rng = random.Random(seed)
     allocation = first_allocation(battle, objective)
-    odds = round_odds(battle, allocation.combats or {}, allocation.attack or {},
-                      allocation.reallocate or {})
+    odds = round_odds(
+        battle, allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}
+    )
     wins = dict.fromkeys((c.name for c in odds), 0)
     sweeps = 0
     for _ in range(count):
@@ -156,8 +174,11 @@ def trials(battle: Battle, count: int, seed: int, objective: str = "sweep") -> d
         "trials": count,
         "seed": seed,
         "combats": [
-            {"name": c.name, "attacker_win_rate": wins[c.name] / count,
-             "p_attacker_wins": float(c.p_attacker_wins)}
+            {
+                "name": c.name,
+                "attacker_win_rate": wins[c.name] / count,
+                "p_attacker_wins": float(c.p_attacker_wins),
+            }
             for c in odds
         ],
         "sweep_rate": sweeps / count,

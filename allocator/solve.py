@@ -1,4 +1,4 @@
-"""The game: the defender groups (steps 1-3), the attacker answers (4-5), the defender reallocates (6).
+"""The game: the defender groups (steps 1-3), the attacker answers (4-5), he reallocates (6).
 
 Values are always from the attacker's side (the defender minimises). The search is exact:
 
@@ -84,11 +84,14 @@ class SolveResult:
             },
             "combats": [c.to_json() for c in self.odds],
             "alternatives": self.alternatives,
-            "runner_up": None if runner is None else {
+            "runner_up": None
+            if runner is None
+            else {
                 "value": float(runner.value),
                 "value_exact": fraction_text(runner.value),
                 "allocation": {
-                    "combats": runner.combats, "attack": runner.attack,
+                    "combats": runner.combats,
+                    "attack": runner.attack,
                     "reallocate": runner.reallocate,
                 },
             },
@@ -106,9 +109,7 @@ class SolveResult:
             getattr(self.line, chooser_part), getattr(self.runner_up, chooser_part)
         )
         other = describe_value(self.objective, self.runner_up.value)
-        return (
-            f"Best for the {self.side}: {value}; the runner-up ({changes}) gives {other}."
-        )
+        return f"Best for the {self.side}: {value}; the runner-up ({changes}) gives {other}."
 
 
 def fraction_text(value: Fraction) -> str:
@@ -137,8 +138,7 @@ def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
     info = battle.stand(stand)
     side = battle.side(battle.side_of(stand))
     near = set(info.near) | {o for o, other in side.stands.items() if stand in other.near}
-    return (info.type, info.unit, info.rating, info.quality, info.suppressed,
-            tuple(sorted(near)))
+    return (info.type, info.unit, info.rating, info.quality, info.suppressed, tuple(sorted(near)))
 
 
 def grouping_signature(battle: Battle, combats: Iterable[Iterable[str]]) -> tuple[Any, ...]:
@@ -181,8 +181,9 @@ class Search:
     def expired(self) -> bool:
         return time.monotonic() >= self.deadline
 
-    def run(self, model: cp_model.CpModel, callback: Any = None,
-            enumerate_all: bool = False) -> tuple[cp_model.CpSolver, int]:
+    def run(
+        self, model: cp_model.CpModel, callback: Any = None, enumerate_all: bool = False
+    ) -> tuple[cp_model.CpSolver, int]:
         solver = new_solver(model, self.remaining())
         if enumerate_all:
             solver.parameters.enumerate_all_solutions = True
@@ -192,12 +193,17 @@ class Search:
             self.proven = False
         return solver, status
 
-    def evaluate(self, combats: dict[str, list[str]], attack: dict[str, list[str]],
-                 reallocate: dict[str, str]) -> Fraction:
+    def evaluate(
+        self,
+        combats: dict[str, list[str]],
+        attack: dict[str, list[str]],
+        reallocate: dict[str, str],
+    ) -> Fraction:
         return self.value_of(round_odds(self.battle, combats, attack, reallocate))
 
-    def _fixed_model(self, combats: dict[str, list[str]], depth: int,
-                     attack: dict[str, list[str]] | None = None) -> tuple[RulesModel, SlotNames]:
+    def _fixed_model(
+        self, combats: dict[str, list[str]], depth: int, attack: dict[str, list[str]] | None = None
+    ) -> tuple[RulesModel, SlotNames]:
         names = SlotNames(list(combats))
         rules = RulesModel(self.battle, depth=depth, slots=len(names.names))
         fixed = rules.fix(Allocation(combats=combats, attack=attack), names)
@@ -222,7 +228,10 @@ class Search:
     # --- exact optimisation ---------------------------------------------------------------
 
     def exact_optimum(
-        self, rules: RulesModel, terms: OddsTerms, maximise: bool,
+        self,
+        rules: RulesModel,
+        terms: OddsTerms,
+        maximise: bool,
         read: Callable[[cp_model.CpSolver], Line],
     ) -> Line | None:
         """The exact best line of ``rules``: the scaled optimum, then every rival within slack."""
@@ -278,12 +287,14 @@ class Search:
         for partition in collector.found:
             key = grouping_signature(self.battle, partition)
             if key not in seen:
-                seen[key] = dict(zip(combat_names(len(partition)), map(list, partition),
-                                     strict=True))
+                seen[key] = dict(
+                    zip(combat_names(len(partition)), map(list, partition), strict=True)
+                )
         return list(seen.values())
 
-    def defender_reallocation(self, combats: dict[str, list[str]],
-                              attack: dict[str, list[str]]) -> Line:
+    def defender_reallocation(
+        self, combats: dict[str, list[str]], attack: dict[str, list[str]]
+    ) -> Line:
         """The defender's best step 6 against a fixed attack."""
         if all(attack.get(name) for name in combats):
             return Line(combats, attack, {}, self.evaluate(combats, attack, {}))
@@ -385,14 +396,17 @@ class Search:
         return same, runner
 
 
-def solve(battle: Battle, side: str, objective: str = "sweep", time_limit: float = 10.0) -> SolveResult:
+def solve(
+    battle: Battle, side: str, objective: str = "sweep", time_limit: float = 10.0
+) -> SolveResult:
     """The best allocation for ``side``, exactly, with the whole line of play."""
     if side not in ("attacker", "defender"):
         raise InputError(f"unknown side '{side}' (attacker or defender)")
     broken = list(check_capacity(battle))
     if broken:
-        raise InputError(f"{broken[0].message} ({broken[0].rule})", file=battle.file,
-                         place="building")
+        raise InputError(
+            f"{broken[0].message} ({broken[0].rule})", file=battle.file, place="building"
+        )
     search = Search(battle, objective, time_limit)
     given = battle.allocation.combats if battle.allocation is not None else None
     if side == "attacker" and given is not None:
@@ -401,7 +415,8 @@ def solve(battle: Battle, side: str, objective: str = "sweep", time_limit: float
             raise InputError(
                 f"the defender's combats break rule {wrong[0].rule}: {wrong[0].message} "
                 "(run `cfalloc check` for the full report)",
-                file=battle.file, place="allocation.combats",
+                file=battle.file,
+                place="allocation.combats",
             )
         groupings = [given]
     else:
@@ -423,6 +438,6 @@ def solve(battle: Battle, side: str, objective: str = "sweep", time_limit: float
         best = results[0]
         alternatives, runner = search.attack_choices(best.combats, best)
     odds = round_odds(battle, best.combats, best.attack, best.reallocate)
-    return SolveResult(side, objective, search.proven, best, odds, alternatives, runner,
-                       search.searched)
-
+    return SolveResult(
+        side, objective, search.proven, best, odds, alternatives, runner, search.searched
+    )

@@ -11,8 +11,11 @@ DEFENDER_UNITS = [
         "id": "dbn",
         "kind": "battalion",
         "units": [
-            {"id": "dc1", "kind": "company",
-             "units": [{"id": "dc1p1", "kind": "platoon"}, {"id": "dc1p2", "kind": "platoon"}]},
+            {
+                "id": "dc1",
+                "kind": "company",
+                "units": [{"id": "dc1p1", "kind": "platoon"}, {"id": "dc1p2", "kind": "platoon"}],
+            },
             {"id": "dc2", "kind": "company", "units": [{"id": "dc2p1", "kind": "platoon"}]},
             {"id": "dsup", "kind": "support"},
         ],
@@ -23,19 +26,38 @@ ATTACKER_UNITS = [
         "id": "abn",
         "kind": "battalion",
         "units": [
-            {"id": "ac1", "kind": "company",
-             "units": [{"id": "ap1", "kind": "platoon"}, {"id": "ap2", "kind": "platoon"}]},
+            {
+                "id": "ac1",
+                "kind": "company",
+                "units": [{"id": "ap1", "kind": "platoon"}, {"id": "ap2", "kind": "platoon"}],
+            },
         ],
     }
 ]
 TROOP_UNITS = {"defender": ["dc1p1", "dc1p2", "dc2p1", "dc1", "dsup"], "attacker": ["ap1", "ap2"]}
 LEADER_UNITS = {
-    "defender": {"pc": ["dc1p1", "dc1p2", "dc2p1"], "cc": ["dc1", "dc2"], "bc": ["dbn"],
-                 "commissar": ["dc1p1", "dc1"]},
+    "defender": {
+        "pc": ["dc1p1", "dc1p2", "dc2p1"],
+        "cc": ["dc1", "dc2"],
+        "bc": ["dbn"],
+        "commissar": ["dc1p1", "dc1"],
+    },
     "attacker": {"pc": ["ap1", "ap2"], "cc": ["ac1"], "bc": ["abn"], "commissar": ["ap1"]},
 }
-DEFENDER_TYPES = ["rifle", "rifle", "smg", "jhmg", "hmg", "mortar", "gun", "pc", "cc", "bc",
-                  "commissar", "fo"]
+DEFENDER_TYPES = [
+    "rifle",
+    "rifle",
+    "smg",
+    "jhmg",
+    "hmg",
+    "mortar",
+    "gun",
+    "pc",
+    "cc",
+    "bc",
+    "commissar",
+    "fo",
+]
 ATTACKER_TYPES = ["rifle", "rifle", "rifle", "smg", "engineer", "pc", "pc", "cc", "bc", "hmg"]
 
 
@@ -47,11 +69,18 @@ def stands(draw: Any, side: str, count: int, types: list[str]) -> list[dict[str,
         kind = draw(st.sampled_from(types))
         if kind in LEADER_UNITS[side]:
             unit = draw(st.sampled_from(LEADER_UNITS[side][kind]))
-            stand = {"id": f"{prefix}{i}", "type": kind, "unit": unit,
-                     "rating": draw(st.integers(0, 2))}
+            stand = {
+                "id": f"{prefix}{i}",
+                "type": kind,
+                "unit": unit,
+                "rating": draw(st.integers(0, 2)),
+            }
         else:
-            stand = {"id": f"{prefix}{i}", "type": kind,
-                     "unit": draw(st.sampled_from(TROOP_UNITS[side]))}
+            stand = {
+                "id": f"{prefix}{i}",
+                "type": kind,
+                "unit": draw(st.sampled_from(TROOP_UNITS[side])),
+            }
             if draw(st.integers(0, 5)) == 0:
                 stand["quality"] = draw(st.sampled_from(["green", "veteran"]))
         result.append(stand)
@@ -91,8 +120,11 @@ def allocations(draw: Any, scenario: dict[str, Any]) -> dict[str, Any]:
     if depth >= 2:
         attack: dict[str, list[str]] = {n: [] for n in names}
         for a in attackers:
-            target = draw(st.sampled_from([*names, None, None] + (["Z"] if draw(
-                st.integers(0, 40)) == 0 else [])))
+            target = draw(
+                st.sampled_from(
+                    [*names, None, None] + (["Z"] if draw(st.integers(0, 40)) == 0 else [])
+                )
+            )
             if target is not None:
                 attack.setdefault(target, []).append(a)
         allocation["attack"] = {n: ids for n, ids in attack.items() if ids}
@@ -123,8 +155,7 @@ def near_legal_allocations(draw: Any, scenario: dict[str, Any]) -> dict[str, Any
     battle = battle_from_data(scenario)
     model = RulesModel(battle, depth=REALLOCATION)
     decisions = [*model.x.values(), *model.y.values(), *model.z.values()]
-    weights = draw(st.lists(st.integers(-3, 3), min_size=len(decisions),
-                            max_size=len(decisions)))
+    weights = draw(st.lists(st.integers(-3, 3), min_size=len(decisions), max_size=len(decisions)))
     model.model.Maximize(sum(w * v for w, v in zip(weights, decisions, strict=True)))
     solver = new_solver(model.model, time_limit=5)
     solver.Solve(model.model)
@@ -133,7 +164,7 @@ def near_legal_allocations(draw: Any, scenario: dict[str, Any]) -> dict[str, Any
     depth = draw(st.integers(1, 3))
     parts = ["combats", "attack", "reallocate"][:depth]
     allocation = {part: allocation[part] for part in parts}
-    combat_names = list(allocation["combats"]) + ["NEW"]
+    combat_names = [*allocation["combats"], "NEW"]
     for _ in range(draw(st.integers(0, 2))):
         part = draw(st.sampled_from(parts))
         if part == "reallocate":

@@ -16,8 +16,10 @@ from allocator.schema import Allocation
 
 def model_accepts(battle: Any, allocation: Allocation) -> bool:
     """Whether the model, with the given part of ``allocation`` fixed, has a solution."""
-    names = SlotNames.for_proposal(list(allocation.combats or {}),
-                                   max(len(allocation.combats or {}), len(battle.defender.stands)))
+    names = SlotNames.for_proposal(
+        list(allocation.combats or {}),
+        max(len(allocation.combats or {}), len(battle.defender.stands)),
+    )
     model = RulesModel(battle, depth=REALLOCATION, slots=len(names.names))
     if not model.fix(allocation, names):
         return False

@@ -12,7 +12,6 @@ validation errors also carry FastAPI's ``detail`` list).
 
 from __future__ import annotations
 
-import inspect
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -71,7 +70,9 @@ class ErrorDetail(BaseModel):
     """Where the input is wrong and why, as the command line says it."""
 
     file: str | None = None
-    place: str | None = Field(default=None, description="Where in the input, e.g. `defender.stands[2].unit`.")
+    place: str | None = Field(
+        default=None, description="Where in the input, e.g. `defender.stands[2].unit`."
+    )
     problem: str
 
 
@@ -263,13 +264,6 @@ def stand_json(stand: Stand) -> dict[str, Any]:
     }
 
 
-def solve_options(settings: WebSettings) -> dict[str, Any]:
-    """The time limit, when ``solve_json`` takes one."""
-    if "time_limit" in inspect.signature(service.solve_json).parameters:
-        return {"time_limit": settings.solve_time_limit}
-    return {}
-
-
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The web app: JSON API under ``/api``, the page at ``/``, OpenAPI at ``/docs``."""
     settings = settings or WebSettings()
@@ -313,7 +307,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         """The best line of play for one side: `cfalloc solve --side S --objective O --json`."""
         ensure_solvable(request.scenario, settings)
         return service.solve_json(
-            request.scenario, request.side, request.objective, **solve_options(settings)
+            request.scenario,
+            request.side,
+            request.objective,
+            time_limit=settings.solve_time_limit,
         )
 
     @app.post("/api/simulate", tags=["odds"], responses=ERROR_ANSWERS)
@@ -363,9 +360,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         listing = []
         for name, path in shipped_scenarios().items():
             data = read_data(path)
-            listing.append(
-                {"name": name, "title": data.get("title"), "expect": data.get("expect")}
-            )
+            listing.append({"name": name, "title": data.get("title"), "expect": data.get("expect")})
         return listing
 
     @app.get("/api/scenarios/{name}", tags=["scenarios"], responses={404: {"model": ErrorAnswer}})

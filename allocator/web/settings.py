@@ -28,7 +28,7 @@ class WebSettings(BaseModel):
     max_yaml_nodes: int = Field(
         default=50_000,
         ge=100,
-        description="Largest pasted YAML document (nodes after expanding aliases) /api/parse reads.",
+        description="Largest document /api/parse reads, in values once YAML aliases are expanded.",
     )
     solve_time_limit: float = Field(
         default=10.0, gt=0, description="Seconds a solve may search before answering `feasible`."

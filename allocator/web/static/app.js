@@ -33,6 +33,7 @@ const state = {
   check: null,           // the last /api/check answer
   checkError: null,
   checkTicket: 0,
+  loadTicket: 0,
 };
 
 // ---------------------------------------------------------------- helpers
@@ -60,6 +61,11 @@ function el(tag, attributes = {}, ...children) {
     if (child !== null && child !== undefined && child !== false) node.append(child);
   }
   return node;
+}
+
+/** Replace a node's children, skipping empty ones (null, undefined, false). */
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
 }
 
 function percent(p) {
@@ -283,10 +289,10 @@ async function openFromLink() {
     showScenarioError(new ApiError(0, {place: "link", problem: "the link is damaged"}));
     return false;
   }
+  const scenario = saved.name
+    ? api(`/api/scenarios/${encodeURIComponent(saved.name)}`)
+    : Promise.resolve(saved.scenario);
   try {
-    const scenario = saved.name
-      ? await api(`/api/scenarios/${encodeURIComponent(saved.name)}`)
-      : saved.scenario;
     await openScenario(scenario, saved.name ?? null, saved.allocation, saved.step);
   } catch (error) {
     showScenarioError(error);
@@ -302,16 +308,22 @@ function showScenarioError(error) {
   box.replaceChildren();
   if (!error) return;
   const details = error.error ?? {problem: String(error)};
-  box.append(
+  fill(box,
     el("p", {}, el("strong", {text: "This scenario cannot be used."})),
     details.place ? el("p", {}, "Where: ", el("code", {"data-testid": "error-place", text: details.place})) : null,
     el("p", {"data-testid": "error-problem", text: details.problem}),
   );
 }
 
-/** Draw a scenario (its allocation, or the given one) and start checking it. */
-async function openScenario(scenario, shippedName, allocation, step) {
+/**
+ * Draw a scenario (its own allocation, or the given one) and start checking it. Only the latest
+ * of several loads in flight is drawn.
+ */
+async function openScenario(scenarioPromise, shippedName, allocation, step) {
+  const ticket = ++state.loadTicket;
+  const scenario = await scenarioPromise;
   const board = await api("/api/forces", {body: scenario});
+  if (ticket !== state.loadTicket) return;
   showScenarioError(null);
   state.scenario = scenario;
   state.shippedName = shippedName;
@@ -321,6 +333,7 @@ async function openScenario(scenario, shippedName, allocation, step) {
     ...board.attacker.map((stand) => [stand.id, {...stand, side: "attacker"}]),
   ]);
   state.check = null;
+  renderHead();
   for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
   $("apply-nearest").hidden = true;
   setAllocation(allocation === undefined ? scenario.allocation : allocation, step);
@@ -328,16 +341,15 @@ async function openScenario(scenario, shippedName, allocation, step) {
 
 async function loadShipped(name) {
   try {
-    await openScenario(await api(`/api/scenarios/${encodeURIComponent(name)}`), name);
+    await openScenario(api(`/api/scenarios/${encodeURIComponent(name)}`), name);
   } catch (error) {
     showScenarioError(error);
   }
 }
 
 async function useText() {
-  const text = $("scenario-text").value;
   try {
-    await openScenario(await api("/api/parse", {text}), null);
+    await openScenario(api("/api/parse", {text: $("scenario-text").value}), null);
   } catch (error) {
     showScenarioError(error);
   }
@@ -422,7 +434,9 @@ function boxViolations(ids, byStand) {
   return items.length ? el("ul", {class: "box-violations"}, items) : null;
 }
 
-function oddsBar(p, attackerTotal, defenderTotal) {
+/** A combat's odds: the attacker's share of the bar from the left, with both totals. */
+function oddsBar(combat) {
+  const p = combat.p_attacker_wins;
   const fill = el("span", {class: "odds-attacker"});
   fill.style.width = `${p * 100}%`;
   return el("div", {
@@ -431,8 +445,10 @@ function oddsBar(p, attackerTotal, defenderTotal) {
   },
   el("div", {class: "odds-track"}, fill),
   el("div", {class: "odds-text"},
-    el("span", {class: "attacker-text", text: `Attacker ${percent(p)}${attackerTotal === undefined ? "" : ` (total ${attackerTotal})`}`}),
-    el("span", {class: "defender-text", text: `Defender ${percent(1 - p)}${defenderTotal === undefined ? "" : ` (total ${defenderTotal})`}`})));
+    el("span", {class: "attacker-text", text: `Attacker ${percent(p)}`}),
+    el("span", {class: "totals", text: `totals ${combat.attacker_total} : ${combat.defender_total}`}),
+    el("span", {class: "defender-text", text: `Defender ${percent(1 - p)}`})),
+  combat.decided ? el("p", {class: "note", text: combat.decided}) : null);
 }
 
 function pool(side, ids, byStand) {
@@ -441,8 +457,8 @@ function pool(side, ids, byStand) {
   const backTarget = state.selected && state.stands.get(state.selected)?.side === side && state.step !== 3;
   box.classList.toggle("target", Boolean(backTarget));
   box.onclick = backTarget ? () => place(null) : null;
-  box.replaceChildren(
-    ...stands.map((stand) => counter(stand, byStand.get(stand.id) ?? [])),
+  fill(box,
+    stands.map((stand) => counter(stand, byStand.get(stand.id) ?? [])),
     stands.length ? null : el("p", {class: "note", text: "None: every stand is in a combat."}),
     boxViolations(ids, byStand),
   );
@@ -481,7 +497,7 @@ function combatBox(name, byStand, oddsByName) {
     el("div", {class: "combat-side attacker"},
       attackers.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
       attackers.length ? null : el("p", {class: "note", text: "no attacker yet"}))),
-  odds ? oddsBar(odds.p_attacker_wins, odds.attacker_total, odds.defender_total) : null,
+  odds ? oddsBar(odds) : null,
   boxViolations(allIds, byStand));
 }
 
@@ -513,7 +529,7 @@ function renderBoard(byStand) {
     }, ready ? `New combat with ${state.selected}` : "New combat (pick a defending stand first)"));
   }
   if (boxes.length === 0) boxes.push(el("p", {class: "note", text: "No combats yet."}));
-  $("combats").replaceChildren(...boxes);
+  fill($("combats"), ...boxes);
 }
 
 function renderSteps() {
@@ -536,7 +552,7 @@ function renderCheck() {
   $("round-odds").replaceChildren();
   if (state.checkError) {
     status.dataset.state = "error";
-    status.replaceChildren(errorNode(state.checkError, "check-error"));
+    fill(status, errorNode(state.checkError, "check-error"));
     $("apply-nearest").hidden = true;
     return;
   }
@@ -547,7 +563,7 @@ function renderCheck() {
   status.textContent = check.legal
     ? `Legal: no rule broken${complete ? "." : " so far."}`
     : `Not legal: ${plural(check.violations.length, "broken rule")}.`;
-  list.replaceChildren(...check.violations.map((v) => el("li", {"data-testid": "violation", "data-rule": v.rule},
+  fill(list, ...check.violations.map((v) => el("li", {"data-testid": "violation", "data-rule": v.rule},
     el("b", {class: "rule", text: v.rule}), el("span", {class: "step-tag", text: v.step ? `step ${v.step}` : "building"}),
     " ", v.message, v.stands.length ? el("span", {class: "stands", text: ` (${v.stands.join(", ")})`}) : null)));
   $("apply-nearest").hidden = !check.nearest_legal;
@@ -580,11 +596,11 @@ async function solve(side) {
   const combats = nonEmpty(state.allocation.combats);
   const given = side === "attacker" && Object.keys(combats).length ? {combats} : null;
   const objective = $("objective").value;
-  result.replaceChildren(el("p", {class: "note", text: "Searching every legal line of play…"}));
+  fill(result, el("p", {class: "note", text: "Searching every legal line of play…"}));
   buttons.forEach((button) => { button.disabled = true; });
   try {
     const answer = await api("/api/solve", {body: {scenario: scenarioWith(given), side, objective}});
-    result.replaceChildren(
+    fill(result,
       el("p", {class: "status", "data-testid": "solve-status"},
         el("strong", {text: answer.status === "optimal" ? "Best split (proven): " : "Best found (time ran out): "}),
         objective === "sweep"
@@ -593,14 +609,14 @@ async function solve(side) {
       answer.why ? el("p", {text: answer.why}) : null,
       el("ol", {class: "solve-combats"}, answer.combats.map((combat) => el("li", {"data-testid": "solve-combat"},
         el("p", {}, el("strong", {text: `Combat ${combat.name}: `}), standChips(combat.defenders), " vs ", standChips(combat.attackers)),
-        oddsBar(combat.p_attacker_wins, combat.attacker_total, combat.defender_total)))),
+        oddsBar(combat)))),
       el("p", {class: "note", text: answer.alternatives
         ? `${plural(answer.alternatives, "other split")} of the same value.`
         : "No other split is as good."}),
       el("button", {type: "button", "data-testid": "apply-solution",
         onclick: () => setAllocation(answer.allocation, 3)}, "Show this split on the board"));
   } catch (error) {
-    result.replaceChildren(errorNode(error, "solve-error"));
+    fill(result, errorNode(error, "solve-error"));
   } finally {
     buttons.forEach((button) => { button.disabled = false; });
   }
@@ -620,7 +636,7 @@ async function roll() {
   try {
     const answer = await api("/api/simulate", {body: {scenario: scenarioWith(complete), seed: Number(seedInput.value)}});
     const rounds = answer.rounds ?? [answer];
-    result.replaceChildren(...rounds.map((round) => el("div", {class: "round"},
+    fill(result, ...rounds.map((round) => el("div", {class: "round"},
       rounds.length > 1 ? el("h3", {text: `Round ${round.round}`}) : null,
       el("ul", {class: "roll-combats"}, round.combats.map((combat) => el("li", {
         class: `won-by-${combat.winner}`, "data-testid": "roll-combat", "data-winner": combat.winner,
@@ -630,7 +646,7 @@ async function roll() {
       el("br"), "Removed: ", standChips(combat.winner === "attacker" ? combat.defenders : combat.attackers)))))),
     answer.winner ? el("p", {class: "status", text: `The fight ends: the ${answer.winner} holds the building.`}) : null);
   } catch (error) {
-    result.replaceChildren(errorNode(error, "roll-error"));
+    fill(result, errorNode(error, "roll-error"));
   }
 }
 
@@ -650,14 +666,14 @@ async function explain() {
   try {
     const answer = await api("/api/explain", {body: scenarioWith(allocationUpToStep())});
     const steps = Array.isArray(answer) ? answer : answer.steps ?? [answer];
-    result.replaceChildren(el("ol", {class: "explain-steps"}, steps.map((step) => {
+    fill(result, el("ol", {class: "explain-steps"}, steps.map((step) => {
       const {title, step: number, ...rest} = step;
       return el("li", {"data-testid": "explain-step"},
         el("h3", {text: title ?? `Step ${number}`}),
         Object.values(rest).filter((value) => value !== null).map(explainValue));
     })));
   } catch (error) {
-    result.replaceChildren(errorNode(error, "explain-error"));
+    fill(result, errorNode(error, "explain-error"));
   }
 }
 

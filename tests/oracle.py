@@ -1,0 +1,86 @@
+"""An independent brute-force oracle: every legal line of play, enumerated without CP-SAT.
+
+Legality is the plain checker's (:mod:`allocator.rules`); the values are exact fractions from
+:mod:`allocator.odds`. Only for small scenarios: it tries every partition, every attack and
+every reallocation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import product
+from string import ascii_uppercase
+
+from allocator.battle import Battle, Role
+from allocator.odds import OBJECTIVES, round_odds
+from allocator.rules import check_attack, check_grouping, check_reallocation
+
+
+def set_partitions(items: list[str]) -> Iterator[list[list[str]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in set_partitions(rest):
+        yield [[first], *partition]
+        for i in range(len(partition)):
+            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
+
+
+def legal_groupings(battle: Battle) -> Iterator[dict[str, list[str]]]:
+    for partition in set_partitions(battle.defender.ids()):
+        combats = dict(zip(ascii_uppercase, partition, strict=False))
+        if not list(check_grouping(battle, combats)):
+            yield combats
+
+
+def legal_attacks(battle: Battle, combats: dict[str, list[str]]) -> Iterator[dict[str, list[str]]]:
+    names = list(combats)
+    squads = battle.attacker.ids(Role.squad)
+    leaders = battle.attacker.ids(Role.leader)
+    for squad_targets in product(names, repeat=len(squads)):
+        for leader_targets in product([*names, None], repeat=len(leaders)):
+            attack: dict[str, list[str]] = {}
+            for stand, target in zip(squads + leaders, squad_targets + leader_targets, strict=True):
+                if target is not None:
+                    attack.setdefault(target, []).append(stand)
+            if not list(check_attack(battle, combats, attack)):
+                yield attack
+
+
+def legal_reallocations(
+    battle: Battle, combats: dict[str, list[str]], attack: dict[str, list[str]]
+) -> Iterator[dict[str, str]]:
+    active = [n for n in combats if attack.get(n)]
+    moving = [s for n in combats if not attack.get(n) for s in combats[n]]
+    for targets in product(active, repeat=len(moving)):
+        reallocate = dict(zip(moving, targets, strict=True))
+        if not list(check_reallocation(battle, combats, attack, reallocate)):
+            yield reallocate
+
+
+def value(
+    battle: Battle,
+    objective: str,
+    combats: dict[str, list[str]],
+    attack: dict[str, list[str]],
+    reallocate: dict[str, str],
+) -> Fraction:
+    return OBJECTIVES[objective](round_odds(battle, combats, attack, reallocate))
+
+
+def attacker_value(battle: Battle, objective: str, combats: dict[str, list[str]]) -> Fraction:
+    """max over attacks of min over reallocations."""
+    return max(
+        min(
+            value(battle, objective, combats, attack, r)
+            for r in legal_reallocations(battle, combats, attack)
+        )
+        for attack in legal_attacks(battle, combats)
+    )
+
+
+def game_value(battle: Battle, objective: str) -> Fraction:
+    """min over groupings of the attacker's best answer."""
+    return min(attacker_value(battle, objective, g) for g in legal_groupings(battle))

@@ -1,0 +1,319 @@
+"""The JSON API: the command line's answers over HTTP, and 4xx (never 500) for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
+
+import yaml
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+import allocator.service
+from allocator.battle import read_data
+from allocator.cli import app as cli_app
+from allocator.ruleset import models_dir
+from allocator.web.app import create_app
+from allocator.web.settings import WebSettings
+
+SCENARIOS = sorted(
+    p for p in (models_dir() / "scenarios").iterdir() if p.suffix in {".yaml", ".yml", ".json"}
+)
+SEED = models_dir() / "scenarios" / "seed-2hmg-1squad-v-4.yaml"
+LIMITS = WebSettings(max_stands_per_side=8, max_body_bytes=64 * 1024, max_yaml_nodes=2_000)
+
+needs_solve = pytest.mark.skipif(
+    not hasattr(allocator.service, "solve_json"), reason="service.solve_json is not written yet"
+)
+needs_explain = pytest.mark.skipif(
+    not hasattr(allocator.service, "explain_json"), reason="service.explain_json is not written yet"
+)
+needs_simulate = pytest.mark.skipif(
+    not hasattr(allocator.service, "simulate_json"),
+    reason="service.simulate_json is not written yet",
+)
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(LIMITS), raise_server_exceptions=False)
+
+
+@pytest.fixture
+def seed() -> dict[str, Any]:
+    return read_data(SEED)
+
+
+def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
+    """A 4xx answer in the ``{"error": {file, place, problem}}`` form."""
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert set(error) == {"file", "place", "problem"}
+    assert error["problem"]
+    if place is not None:
+        assert error["place"] == place
+    return error
+
+
+def big_force(count: int) -> dict[str, Any]:
+    return {
+        "units": [{"id": "coy", "kind": "company"}],
+        "stands": [{"id": f"a{i}", "type": "rifle", "unit": "coy"} for i in range(count)],
+    }
+
+
+# ------------------------------------------------------------------ page, docs, shipped scenarios
+
+
+def test_page_and_its_files_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "text/html" in page.headers["content-type"]
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for path in ("/static/app.js", "/static/style.css"):
+        assert client.get(path).status_code == 200
+
+
+def test_openapi_documents_every_endpoint(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("check", "explain", "solve", "simulate", "parse", "forces", "scenarios"):
+        assert f"/api/{path}" in paths
+
+
+def test_scenario_list_names_every_shipped_file(client: TestClient) -> None:
+    listing = client.get("/api/scenarios").json()
+    assert [item["name"] for item in listing] == [p.stem for p in SCENARIOS]
+    assert all(set(item) == {"name", "title", "expect"} for item in listing)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_shipped_scenario_is_served_drawn_and_checked(client: TestClient, path: Path) -> None:
+    data = client.get(f"/api/scenarios/{path.stem}").json()
+    assert data == json.loads(json.dumps(read_data(path)))
+    forces = client.post("/api/forces", json=data)
+    assert forces.status_code == 200
+    check = client.post("/api/check", json=data)
+    assert check.status_code == 200
+    assert check.json() == allocator.service.check_json(data)
+
+
+def test_check_answers_what_the_command_line_prints(client: TestClient) -> None:
+    printed = CliRunner().invoke(cli_app, ["check", str(SEED), "--json"])
+    assert json.loads(printed.stdout) == client.post("/api/check", json=read_data(SEED)).json()
+
+
+def test_unknown_scenario_is_404(client: TestClient) -> None:
+    assert_error(client.get("/api/scenarios/no-such-fight"), 404, "name")
+
+
+def test_forces_expand_the_stands_of_both_sides(client: TestClient, seed: dict[str, Any]) -> None:
+    forces = client.post("/api/forces", json=seed).json()
+    assert forces["building"] == {"name": "Town house", "capacity": 3}
+    assert [s["id"] for s in forces["defender"]] == ["d1", "h1", "h2"]
+    hmg = forces["defender"][1]
+    assert (hmg["type"], hmg["unit"], hmg["role"]) == ("hmg", "1coy", "weapon")
+
+
+def test_check_takes_a_partial_allocation(client: TestClient, seed: dict[str, Any]) -> None:
+    seed["allocation"] = {"combats": {"A": ["d1", "h1", "h2"]}}
+    report = client.post("/api/check", json=seed).json()
+    assert not report["legal"]
+    assert {v["rule"] for v in report["violations"]} == {"2b"}
+
+
+# ------------------------------------------------------------------ bad input: 4xx, never 500
+
+
+def test_malformed_json_is_400(client: TestClient) -> None:
+    response = client.post(
+        "/api/check", content=b'{"defender": ', headers={"content-type": "application/json"}
+    )
+    assert_error(response, 400)
+    assert response.json()["detail"][0]["type"] == "json_invalid"
+
+
+@pytest.mark.parametrize(
+    ("change", "place"),
+    [
+        (lambda s: s.update(colour="red"), "colour"),
+        (lambda s: s["defender"]["stands"][0].update(armour=2), "defender.stands[0].armour"),
+        (lambda s: s["defender"]["stands"][0].update(type="tank"), "defender.stands[0].type"),
+        (lambda s: s["defender"]["stands"][0].update(unit="9plt"), "defender.stands[0].unit"),
+        (lambda s: s["allocation"]["combats"]["A"].append("x9"), "allocation.combats.A[2]"),
+        (lambda s: s.update(ruleset="../../etc/house.yaml"), "ruleset"),
+        (lambda s: s["attacker"].update(organisation="/tmp/x"), "attacker.organisation"),
+    ],
+    ids=[
+        "unknown-field",
+        "unknown-stand-field",
+        "bad-stand-type",
+        "dangling-unit",
+        "dangling-stand",
+        "ruleset-path",
+        "organisation-path",
+    ],
+)
+def test_bad_scenario_is_422_naming_the_place(
+    client: TestClient, seed: dict[str, Any], change: Any, place: str
+) -> None:
+    change(seed)
+    for path in ("/api/check", "/api/forces", "/api/explain"):
+        assert_error(client.post(path, json=seed), 422, place)
+
+
+@pytest.mark.parametrize("body", [[], "text", 3, None], ids=["list", "string", "number", "null"])
+def test_a_body_that_is_no_scenario_is_4xx(client: TestClient, body: Any) -> None:
+    for path in ("/api/check", "/api/forces", "/api/explain", "/api/solve", "/api/simulate"):
+        response = client.post(path, json=body)
+        assert 400 <= response.status_code < 500, (path, response.text)
+        assert "error" in response.json()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"side": "attacker"},
+        {"scenario": {}, "side": "north"},
+        {"scenario": {}, "side": "attacker", "objective": "glory"},
+        {"scenario": {}, "side": "attacker", "extra": 1},
+    ],
+    ids=["no-scenario", "bad-side", "bad-objective", "unknown-field"],
+)
+def test_bad_solve_request_is_422_with_fastapi_detail(client: TestClient, body: Any) -> None:
+    response = client.post("/api/solve", json=body)
+    assert_error(response, 422)
+    assert response.json()["detail"]
+
+
+def test_simulate_needs_an_integer_seed(client: TestClient, seed: dict[str, Any]) -> None:
+    response = client.post("/api/simulate", json={"scenario": seed, "seed": "lucky"})
+    assert_error(response, 422, "body.seed")
+
+
+def test_scenario_too_large_to_solve_is_413(client: TestClient, seed: dict[str, Any]) -> None:
+    seed["attacker"] = big_force(LIMITS.max_stands_per_side + 1)
+    seed.pop("allocation")
+    error = assert_error(
+        client.post("/api/solve", json={"scenario": seed, "side": "defender"}), 413
+    )
+    assert error["place"] == "attacker.stands"
+    assert "at most 8" in error["problem"]
+    assert_error(client.post("/api/explain", json=seed), 413, "attacker.stands")
+
+
+def test_body_over_the_limit_is_413(client: TestClient) -> None:
+    padding = {"description": "x" * LIMITS.max_body_bytes}
+    assert_error(client.post("/api/check", json=padding), 413, "body")
+
+
+def test_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
+    chunks = iter([b'{"description": "', b"x" * LIMITS.max_body_bytes, b'"}'])
+    response = client.post(
+        "/api/check", content=chunks, headers={"content-type": "application/json"}
+    )
+    assert_error(response, 413, "body")
+
+
+# ------------------------------------------------------------------ pasted text: /api/parse
+
+
+def test_parse_reads_yaml_and_json(client: TestClient) -> None:
+    text = SEED.read_text(encoding="utf-8")
+    assert client.post("/api/parse", content=text).json() == yaml.safe_load(text)
+    as_json = json.dumps(yaml.safe_load(text))
+    assert client.post("/api/parse", content=as_json).json() == yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "place"),
+    [
+        ("defender: [\n  d1", 422, "line 2, column 5"),
+        ("", 422, "body"),
+        ("- just\n- a list", 422, None),
+        ("a: !!python/object/apply:os.system [ls]", 422, "line 1, column 4"),
+        ("a: &a [*a]", 422, "body"),
+        (
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+            "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]",
+            413,
+            "body",
+        ),
+        ("[" * 5000, 422, "body"),
+    ],
+    ids=["yaml-error", "empty", "not-a-mapping", "python-tag", "recursive", "alias-bomb", "deep"],
+)
+def test_parse_refuses_bad_text(client: TestClient, text: str, status: int, place: str) -> None:
+    assert_error(client.post("/api/parse", content=text), status, place)
+
+
+def test_parse_refuses_bytes_that_are_not_utf8(client: TestClient) -> None:
+    assert_error(client.post("/api/parse", content=b"title: \xff\xfe"), 422, "body")
+
+
+# ------------------------------------------------------------------ solve, explain, simulate
+
+
+@needs_solve
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_shipped_scenario_solves_or_says_why_not(client: TestClient, path: Path) -> None:
+    data = read_data(path)
+    for side in ("defender", "attacker"):
+        response = client.post("/api/solve", json={"scenario": data, "side": side})
+        if response.status_code != 200:
+            assert_error(response, 422)
+            continue
+        answer = response.json()
+        assert answer["side"] == side and answer["objective"] == "sweep"
+        assert answer["status"] in {"optimal", "feasible"}
+        assert 0 <= answer["value"] <= 1
+        for combat in answer["combats"]:
+            assert 0 <= combat["p_attacker_wins"] <= 1
+
+
+@needs_solve
+@pytest.mark.parametrize("objective", ["sweep", "exchange"])
+def test_solve_answers_what_the_service_answers(
+    client: TestClient, seed: dict[str, Any], objective: str
+) -> None:
+    body = {"scenario": seed, "side": "defender", "objective": objective}
+    answer = client.post("/api/solve", json=body).json()
+    expected = allocator.service.solve_json(seed, "defender", objective)
+    assert (answer["value_exact"], answer["status"]) == (
+        expected["value_exact"],
+        expected["status"],
+    )
+
+
+@needs_explain
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_shipped_scenario_is_explained(client: TestClient, path: Path) -> None:
+    data = read_data(path)
+    response = client.post("/api/explain", json=data)
+    assert response.status_code in (200, 422), response.text
+    if response.status_code == 200:
+        assert response.json() == json.loads(json.dumps(allocator.service.explain_json(data)))
+
+
+@needs_simulate
+def test_simulate_with_a_seed_repeats_the_same_dice(
+    client: TestClient, seed: dict[str, Any]
+) -> None:
+    first = client.post("/api/simulate", json={"scenario": seed, "seed": 7})
+    assert first.status_code == 200, first.text
+    assert first.json() == client.post("/api/simulate", json={"scenario": seed, "seed": 7}).json()
+    assert first.json() == json.loads(json.dumps(allocator.service.simulate_json(seed, 7)))
+
+
+# ------------------------------------------------------------------ settings
+
+
+def test_settings_bind_to_loopback_by_default() -> None:
+    settings = WebSettings()
+    assert (settings.host, settings.port) == ("127.0.0.1", 8000)
+    assert settings.solve_time_limit > 0

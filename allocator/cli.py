@@ -149,6 +149,12 @@ def schema() -> None:
     print_json(scenario_json_schema())
 
 
+def _mount_web() -> None:
+    from allocator.web.cli import serve
+
+    app.command("serve")(serve)
+
+
 def _mount_resolvers() -> None:
     from allocator.resolvers.cli import app as resolvers_app
 
@@ -156,6 +162,7 @@ def _mount_resolvers() -> None:
 
 
 _mount_resolvers()
+_mount_web()
 
 
 def main() -> None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import prod
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -36,12 +38,12 @@ class OddsTerms:
         self.objective = objective
         ruleset = self.battle.ruleset
         self.mode, self.ties = ruleset.value("dice_mode"), ruleset.value("ties")
-        self.max_dice = (
-            len(rules.attackers) + 1,
-            len(rules.defenders) + 1,
-        )
+        pool = self.mode == "pool"
+        self.max_dice = (len(rules.attackers) + 1, len(rules.defenders) + 1) if pool else (1, 1)
         self.probabilities = self._table()
+        self.logs = [_scaled_log(p) for p in self.probabilities]
         self.state: dict[int, Any] = {}
+        self.keys: dict[int, Any] = {}
         self.terms: list[Any] = []
         for c in rules.slots:
             self._combat(c)
@@ -65,7 +67,8 @@ class OddsTerms:
         self.unopposed = len(table)
         table.append(Fraction(1))
         self.levels = sorted(set(table))
-        self.level_of = [self.levels.index(p) for p in table]
+        position = {p: i for i, p in enumerate(self.levels)}
+        self.level_of = [position[p] for p in table]
         self.scale = math.lcm(*(p.denominator for p in self.levels))
         return table
 
@@ -148,21 +151,41 @@ class OddsTerms:
         m.Add(state == self.unopposed).OnlyEnforceIf(opposed.Not())
         self.state[c] = state
         if self.objective == "sweep":
-            logs = [_scaled_log(p) for p in self.probabilities]
+            logs = self.logs
             term = m.NewIntVar(min(logs), max(logs), f"o_log{c}")
             m.AddElement(state, logs, term)
         else:
-            scale = self.scale if self.scale <= EXACT_SCALE_LIMIT else EXACT_SCALE_LIMIT
-            values = [round(p * scale) for p in self.probabilities]
-            p_scaled = m.NewIntVar(0, scale, f"o_p{c}")
-            m.AddElement(state, values, p_scaled)
-            stands = len(defenders) + len(attackers)
-            in_combat = m.NewIntVar(0, stands, f"o_n{c}")
-            m.Add(in_combat == sum(defenders.values()) + sum(attackers.values()))
-            product = m.NewIntVar(0, scale * stands, f"o_prod{c}")
-            m.AddMultiplicationEquality(product, [p_scaled, in_combat])
-            term = product - scale * sum(attackers.values())
+            term = self._exchange_term(c, state, defenders, attackers)
         self.terms.append(term)
+
+    def _exchange_term(self, c: int, state: Any, defenders: dict[str, Any],
+                       attackers: dict[str, Any]) -> Any:
+        """Scaled P(win) x (stands in the combat) - attacking stands, linear for the LP.
+
+        The odds level is one-hot; each level's share of the stand count is its own variable
+        (the standard linearisation of a boolean times an integer).
+        """
+        m = self.model
+        scale = min(self.scale, EXACT_SCALE_LIMIT)
+        width = len(defenders) + len(attackers)
+        stands = m.NewIntVar(0, width, f"o_n{c}")
+        m.Add(stands == sum(defenders.values()) + sum(attackers.values()))
+        level = m.NewIntVar(0, len(self.levels) - 1, f"o_level{c}")
+        m.AddElement(state, self.level_of, level)
+        shares = []
+        flags = []
+        for j, p in enumerate(self.levels):
+            flag = m.NewBoolVar(f"o_at{c}_{j}")
+            share = m.NewIntVar(0, width, f"o_share{c}_{j}")
+            m.Add(share == stands).OnlyEnforceIf(flag)
+            m.Add(share == 0).OnlyEnforceIf(flag.Not())
+            flags.append(flag)
+            shares.append((round(p * scale), share))
+        m.AddExactlyOne(flags)
+        m.Add(level == sum(j * flag for j, flag in enumerate(flags)))
+        m.Add(stands == sum(share for _, share in shares))
+        self.keys[c] = (level, stands, sum(attackers.values()))
+        return sum(v * share for v, share in shares) - scale * sum(attackers.values())
 
     def objective_expr(self) -> Any:
         return sum(self.terms)
@@ -177,7 +200,43 @@ class OddsTerms:
             counts[self.level_of[solver.Value(self.state[c])]] += 1
         return tuple(counts)
 
-    def exclude_levels(self, counts: tuple[int, ...]) -> None:
+    def rival_possible(
+        self, counts: tuple[int, ...], low: int, high: int, maximise: bool
+    ) -> bool:
+        """Whether another multiset of combat odds could beat ``counts`` from within the window.
+
+        Only for ``sweep``: the value is the product of the combats' odds, so a rival is a
+        multiset of odds levels with a better exact product whose scaled logarithms sum to
+        between ``low`` and ``high``. Usually there is none, and no rival is searched for.
+        """
+        log_of_level = {self.level_of[i]: log for i, log in enumerate(self.logs)}
+        logs = [log_of_level[level] for level in range(len(self.levels))]
+        found = prod((self.levels[level] ** n for level, n in enumerate(counts)), start=Fraction(1))
+        slots = sum(counts)
+        for combo in combinations_with_replacement(range(len(self.levels)), slots):
+            if not low <= sum(logs[level] for level in combo) <= high:
+                continue
+            value = prod((self.levels[level] for level in combo), start=Fraction(1))
+            if (value > found) if maximise else (value < found):
+                return True
+        return False
+
+    def exclude(self, solver: cp_model.CpSolver) -> None:
+        """Forbid every solution whose exact value is bound to equal this one's."""
+        if self.objective == "sweep":
+            self._exclude_levels(self.level_counts(solver))
+            return
+        differs = []
+        for c in self.rules.slots:
+            for part in self.keys[c]:
+                value = solver.Value(part)
+                ne = self.model.NewBoolVar(f"o_kne{c}_{len(differs)}")
+                self.model.Add(part != value).OnlyEnforceIf(ne)
+                self.model.Add(part == value).OnlyEnforceIf(ne.Not())
+                differs.append(ne)
+        self.model.AddBoolOr(differs)
+
+    def _exclude_levels(self, counts: tuple[int, ...]) -> None:
         """Forbid every solution whose multiset of combat odds equals ``counts``."""
         m = self.model
         differs = []

@@ -467,8 +467,9 @@ def _check_cover(battle: Battle, view: AttackView) -> Iterator[Violation]:
     n_squads = len(battle.attacker.ids(Role.squad))
     covered = [n for n in view.combats if view.squads[n]]
     unopposed = [n for n in view.combats if not view.squads[n]]
-    if len(covered) < min(n_squads, len(view.combats)):
-        doubled = [n for n in view.combats if len(view.squads[n]) > 1]
+    doubled = [n for n in view.combats if len(view.squads[n]) > 1]
+    # Without a doubled combat the shortfall is squads left out or misdirected: 4e or 4c says so.
+    if doubled and len(covered) < min(n_squads, len(view.combats)):
         yield violation(
             "4a",
             f"{_combats(unopposed)} {'get' if len(unopposed) > 1 else 'gets'} no squad while "

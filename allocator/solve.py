@@ -182,9 +182,17 @@ class Search:
         return time.monotonic() >= self.deadline
 
     def run(
-        self, model: cp_model.CpModel, callback: Any = None, enumerate_all: bool = False
+        self,
+        model: cp_model.CpModel,
+        callback: Any = None,
+        enumerate_all: bool = False,
+        linear: bool = True,
     ) -> tuple[cp_model.CpSolver, int]:
+        """Solve; ``linear=False`` drops the LP relaxation, which the exchange objective's
+        one-hot products make slower than plain search (measured with bench/)."""
         solver = new_solver(model, self.remaining())
+        if not linear:
+            solver.parameters.linearization_level = 0
         if enumerate_all:
             solver.parameters.enumerate_all_solutions = True
             solver.parameters.num_workers = 1
@@ -238,7 +246,7 @@ class Search:
         model = rules.model
         objective = terms.objective_expr()
         (model.Maximize if maximise else model.Minimize)(objective)
-        solver, status = self.run(model)
+        solver, status = self.run(model, linear=terms.objective != "exchange")
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         best = read(solver)
@@ -246,11 +254,14 @@ class Search:
         if not slack:
             return best
         scaled = round(solver.ObjectiveValue())
-        if maximise:
-            model.Add(objective >= scaled - slack + 1)
-        else:
-            model.Add(objective <= scaled + slack - 1)
-        terms.exclude_levels(terms.level_counts(solver))
+        low, high = (scaled - slack + 1, scaled) if maximise else (scaled, scaled + slack - 1)
+        if terms.objective == "sweep" and not terms.rival_possible(
+            terms.level_counts(solver), low, high, maximise
+        ):
+            return best
+        model.Add(objective >= low)
+        model.Add(objective <= high)
+        terms.exclude(solver)
         while not self.expired():
             solver, status = self.run(model)
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -258,7 +269,7 @@ class Search:
             rival = read(solver)
             if (rival.value > best.value) == maximise and rival.value != best.value:
                 best = rival
-            terms.exclude_levels(terms.level_counts(solver))
+            terms.exclude(solver)
         return best
 
     # --- the three stages -----------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 WEB_MODULES = ("fastapi", "uvicorn")
 
@@ -35,11 +36,11 @@ def serve(
     err = Console(stderr=True)
     missing = [name for name in WEB_MODULES if find_spec(name) is None]
     if missing:
-        err.print(
-            f"[bold red]error:[/] `cfalloc serve` needs {' and '.join(missing)}, which are not "
-            "installed. Install the web extra: pip install '.[web]' (or 'cfalloc[web]').",
-            highlight=False,
+        problem = (
+            f"`cfalloc serve` needs {' and '.join(missing)}, which are not installed. "
+            "Install the web extra: pip install '.[web]' (or 'cfalloc[web]')."
         )
+        err.print(f"[bold red]error:[/] {escape(problem)}", highlight=False, soft_wrap=True)
         raise typer.Exit(2)
     import uvicorn
 
@@ -51,6 +52,7 @@ def serve(
             f"[yellow]warning:[/] listening on {host}: anyone who can reach this machine can use "
             "the page (it has no login).",
             highlight=False,
+            soft_wrap=True,
         )
     settings = WebSettings(host=host, port=port)
     address = f"[{host}]" if ":" in host else host

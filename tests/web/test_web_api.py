@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 import allocator.service
+import allocator.web.app
+import allocator.web.settings
 from allocator.battle import read_data
 from allocator.cli import app as cli_app
 from allocator.ruleset import models_dir
@@ -317,3 +320,9 @@ def test_settings_bind_to_loopback_by_default() -> None:
     settings = WebSettings()
     assert (settings.host, settings.port) == ("127.0.0.1", 8000)
     assert settings.solve_time_limit > 0
+
+
+@pytest.mark.parametrize("module", [allocator.web.app, allocator.web.settings])
+def test_docstring_examples(module: Any) -> None:
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0

@@ -146,7 +146,7 @@ def test_stand_goes_back_to_its_pool(page: Any) -> None:
     open_seed(page, empty=True)
     put(page, "d1", "new")
     page.get_by_test_id("counter-d1").click()
-    page.get_by_test_id("defender-pool").click()
+    page.get_by_test_id("unplace-defender").click()
     expect(page.get_by_test_id("combat-A")).to_have_count(0)
     expect(page.get_by_test_id("defender-pool").get_by_test_id("counter-d1")).to_be_visible()
 
@@ -218,11 +218,11 @@ def test_best_split_shows_each_combats_odds(page: Any) -> None:
     assert bars.count() == result.get_by_test_id("solve-combat").count() >= 1
     for p in bars.evaluate_all("nodes => nodes.map(n => Number(n.dataset.p))"):
         assert 0 <= p <= 1
-    screenshot(page, "page-solve.png")
 
     page.get_by_test_id("apply-solution").click()
     expect(page.get_by_test_id("step-3")).to_have_attribute("aria-current", "step")
     expect_status(page, "legal")
+    screenshot(page, "page-solve.png")
 
 
 @needs_solve

@@ -20,7 +20,11 @@ const STEP_HELP = {
   3: "Step 6, the defender again: every stand of a combat that got no attacker moves into a " +
     "combat with attackers. Click it, then its new combat.",
 };
-const PARTS_BY_STEP = {1: ["combats"], 2: ["combats", "attack"], 3: ["combats", "attack", "reallocate"]};
+const PARTS_BY_STEP = {
+  1: ["combats"],
+  2: ["combats", "attack"],
+  3: ["combats", "attack", "reallocate"],
+};
 
 const state = {
   shippedName: null,     // the shipped scenario's name, or null for a pasted one
@@ -46,26 +50,28 @@ function $(id) {
   return document.getElementById(id);
 }
 
-/** Build an element: attributes (text, class, dataset, on<event>, others) and children. */
+/** Build an element: attributes (text, class, on<event>, others) and children. */
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "text") node.textContent = value;
     else if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
+  node.append(...present(children));
   return node;
 }
 
-/** Replace a node's children, skipping empty ones (null, undefined, false). */
+/** The children worth adding: nested lists flattened, null, undefined and false left out. */
+function present(children) {
+  return children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
+}
+
+/** Replace a node's children. */
 function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  node.replaceChildren(...present(children));
 }
 
 function percent(p) {
@@ -76,15 +82,15 @@ function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** A 4xx/5xx answer (or no answer), carrying the API's {file, place, problem}. */
 class ApiError extends Error {
-  constructor(status, error) {
+  constructor(error) {
     super([error.file, error.place, error.problem].filter(Boolean).join(": "));
-    this.status = status;
     this.error = error;
   }
 }
 
-/** Call the JSON API; a 4xx/5xx answer becomes an ApiError carrying {file, place, problem}. */
+/** Call the JSON API: its answer, or an ApiError. */
 async function api(path, {body, text} = {}) {
   const options = {};
   if (body !== undefined || text !== undefined) {
@@ -96,21 +102,30 @@ async function api(path, {body, text} = {}) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new ApiError(0, {problem: "the server cannot be reached: is `cfalloc serve` running?"});
+    throw new ApiError({problem: "the server cannot be reached: is `cfalloc serve` running?"});
   }
   const answer = await response.json().catch(() => null);
   if (!response.ok) {
     const problem = `the server answered ${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, answer?.error ?? {problem});
+    throw new ApiError(answer?.error ?? {problem});
   }
   return answer;
 }
 
-function errorNode(error, testid) {
+/** Where and what: the place (when known) and the problem of an error. */
+function errorDetails(error) {
   const details = error.error ?? {problem: String(error.message ?? error)};
-  return el("div", {class: "error-box", role: "alert", "data-testid": testid},
-    details.place ? el("p", {}, el("strong", {text: "Where: "}), el("code", {text: details.place})) : null,
-    el("p", {}, el("strong", {text: "Problem: "}), details.problem));
+  return [
+    details.place
+      ? el("p", {}, el("strong", {text: "Where: "}),
+        el("code", {"data-testid": "error-place", text: details.place}))
+      : null,
+    el("p", {"data-testid": "error-problem"}, el("strong", {text: "Problem: "}), details.problem),
+  ];
+}
+
+function errorNode(error, testid) {
+  return el("div", {class: "error-box", role: "alert", "data-testid": testid}, errorDetails(error));
 }
 
 // ---------------------------------------------------------------- the allocation
@@ -286,7 +301,7 @@ async function openFromLink() {
   try {
     saved = decodeState(match[1]);
   } catch {
-    showScenarioError(new ApiError(0, {place: "link", problem: "the link is damaged"}));
+    showScenarioError(new ApiError({place: "link", problem: "the link is damaged"}));
     return false;
   }
   const scenario = saved.name
@@ -307,12 +322,7 @@ function showScenarioError(error) {
   box.hidden = !error;
   box.replaceChildren();
   if (!error) return;
-  const details = error.error ?? {problem: String(error)};
-  fill(box,
-    el("p", {}, el("strong", {text: "This scenario cannot be used."})),
-    details.place ? el("p", {}, "Where: ", el("code", {"data-testid": "error-place", text: details.place})) : null,
-    el("p", {"data-testid": "error-problem", text: details.problem}),
-  );
+  fill(box, el("p", {}, el("strong", {text: "This scenario cannot be used."})), errorDetails(error));
 }
 
 /**
@@ -365,7 +375,7 @@ async function readUpload(event) {
 async function fillScenarioList() {
   const select = $("scenario-select");
   const list = await api("/api/scenarios");
-  select.replaceChildren(...list.map((item) => el("option", {value: item.name, text: item.title ?? item.name})));
+  fill(select, list.map((item) => el("option", {value: item.name, text: item.title ?? item.name})));
   return list;
 }
 
@@ -417,7 +427,9 @@ function counter(stand, broken, note = null) {
   stand.quality === "regular" ? null : el("span", {class: "c-tag", text: stand.quality}),
   stand.suppressed ? el("span", {class: "c-tag", text: "suppressed"}) : null,
   note ? el("span", {class: "c-note", text: note}) : null,
-  rules.length ? el("span", {class: "badge", "data-testid": `badge-${stand.id}`, text: rules.join(" ")}) : null);
+  rules.length
+    ? el("span", {class: "badge", "data-testid": `badge-${stand.id}`, text: rules.join(" ")})
+    : null);
 }
 
 function boxViolations(ids, byStand) {
@@ -446,7 +458,9 @@ function oddsBar(combat) {
   el("div", {class: "odds-track"}, fill),
   el("div", {class: "odds-text"},
     el("span", {class: "attacker-text", text: `Attacker ${percent(p)}`}),
-    el("span", {class: "totals", text: `totals ${combat.attacker_total} : ${combat.defender_total}`}),
+    el("span", {
+      class: "totals", text: `totals ${combat.attacker_total} : ${combat.defender_total}`,
+    }),
     el("span", {class: "defender-text", text: `Defender ${percent(1 - p)}`})),
   combat.decided ? el("p", {class: "note", text: combat.decided}) : null);
 }
@@ -454,10 +468,15 @@ function oddsBar(combat) {
 function pool(side, ids, byStand) {
   const box = $(`${side}-pool`);
   const stands = ids.map((id) => state.stands.get(id));
-  const backTarget = state.selected && state.stands.get(state.selected)?.side === side && state.step !== 3;
-  box.classList.toggle("target", Boolean(backTarget));
+  const picked = state.selected ? state.stands.get(state.selected) : null;
+  const backTarget = picked?.side === side && state.step !== 3 && !ids.includes(picked.id);
+  box.classList.toggle("target", backTarget);
   box.onclick = backTarget ? () => place(null) : null;
   fill(box,
+    backTarget ? el("button", {
+      type: "button", class: "place", "data-testid": `unplace-${side}`,
+      onclick: (event) => { event.stopPropagation(); place(null); },
+    }, `Take ${picked.id} out of its combat`) : null,
     stands.map((stand) => counter(stand, byStand.get(stand.id) ?? [])),
     stands.length ? null : el("p", {class: "note", text: "None: every stand is in a combat."}),
     boxViolations(ids, byStand),
@@ -492,7 +511,8 @@ function combatBox(name, byStand, oddsByName) {
   el("div", {class: "sides"},
     el("div", {class: "combat-side defender"},
       stays.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
-      movedIn.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [], `from ${combatOf(id)}`))),
+      movedIn.map((id) => counter(
+        state.stands.get(id), byStand.get(id) ?? [], `from ${combatOf(id)}`))),
     el("div", {class: "versus", "aria-hidden": "true", text: "vs"}),
     el("div", {class: "combat-side attacker"},
       attackers.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
@@ -560,20 +580,33 @@ function renderCheck() {
   if (!check) return;
   const complete = state.step === 3;
   status.dataset.state = check.legal ? "legal" : "illegal";
-  status.textContent = check.legal
-    ? `Legal: no rule broken${complete ? "." : " so far."}`
-    : `Not legal: ${plural(check.violations.length, "broken rule")}.`;
-  fill(list, ...check.violations.map((v) => el("li", {"data-testid": "violation", "data-rule": v.rule},
-    el("b", {class: "rule", text: v.rule}), el("span", {class: "step-tag", text: v.step ? `step ${v.step}` : "building"}),
-    " ", v.message, v.stands.length ? el("span", {class: "stands", text: ` (${v.stands.join(", ")})`}) : null)));
+  if (!check.legal) {
+    status.textContent = `Not legal: ${plural(check.violations.length, "broken rule")}.`;
+  } else if (allocationUpToStep() === null) {
+    status.textContent = "Nothing placed yet; the building itself breaks no rule.";
+  } else {
+    status.textContent = `Legal: no rule broken${complete ? "." : " so far."}`;
+  }
+  fill(list, check.violations.map(violationItem));
   $("apply-nearest").hidden = !check.nearest_legal;
   if (check.odds?.sweep) {
     const {sweep, exchange} = check.odds;
-    $("round-odds").append(
-      el("p", {}, el("strong", {text: "Attacker wins every combat: "}), `${percent(sweep.value)} (${sweep.exact})`),
+    const sign = exchange.value >= 0 ? "+" : "";
+    fill($("round-odds"),
+      el("p", {}, el("strong", {text: "Attacker wins every combat: "}),
+        `${percent(sweep.value)} (${sweep.exact})`),
       el("p", {}, el("strong", {text: "Expected exchange: "}),
-        `${exchange.value >= 0 ? "+" : ""}${exchange.value.toFixed(2)} stands in the attacker's favour`));
+        `${sign}${exchange.value.toFixed(2)} stands in the attacker's favour`));
   }
+}
+
+function violationItem(violation) {
+  const stands = violation.stands.length ? ` (${violation.stands.join(", ")})` : "";
+  return el("li", {"data-testid": "violation", "data-rule": violation.rule},
+    el("b", {class: "rule", text: violation.rule}),
+    el("span", {class: "step-tag", text: violation.step ? `step ${violation.step}` : "building"}),
+    " ", violation.message,
+    stands ? el("span", {class: "stands", text: stands}) : null);
 }
 
 function render() {
@@ -599,22 +632,8 @@ async function solve(side) {
   fill(result, el("p", {class: "note", text: "Searching every legal line of play…"}));
   buttons.forEach((button) => { button.disabled = true; });
   try {
-    const answer = await api("/api/solve", {body: {scenario: scenarioWith(given), side, objective}});
-    fill(result,
-      el("p", {class: "status", "data-testid": "solve-status"},
-        el("strong", {text: answer.status === "optimal" ? "Best split (proven): " : "Best found (time ran out): "}),
-        objective === "sweep"
-          ? `attacker wins every combat ${percent(answer.value)} (${answer.value_exact})`
-          : `expected exchange ${answer.value.toFixed(2)} (${answer.value_exact})`),
-      answer.why ? el("p", {text: answer.why}) : null,
-      el("ol", {class: "solve-combats"}, answer.combats.map((combat) => el("li", {"data-testid": "solve-combat"},
-        el("p", {}, el("strong", {text: `Combat ${combat.name}: `}), standChips(combat.defenders), " vs ", standChips(combat.attackers)),
-        oddsBar(combat)))),
-      el("p", {class: "note", text: answer.alternatives
-        ? `${plural(answer.alternatives, "other split")} of the same value.`
-        : "No other split is as good."}),
-      el("button", {type: "button", "data-testid": "apply-solution",
-        onclick: () => setAllocation(answer.allocation, 3)}, "Show this split on the board"));
+    const body = {scenario: scenarioWith(given), side, objective};
+    fill(result, solveAnswer(await api("/api/solve", {body})));
   } catch (error) {
     fill(result, errorNode(error, "solve-error"));
   } finally {
@@ -622,10 +641,37 @@ async function solve(side) {
   }
 }
 
+function solveAnswer(answer) {
+  const proven = answer.status === "optimal";
+  const value = answer.objective === "sweep"
+    ? `attacker wins every combat ${percent(answer.value)} (${answer.value_exact})`
+    : `expected exchange ${answer.value.toFixed(2)} (${answer.value_exact})`;
+  const others = answer.alternatives
+    ? `${plural(answer.alternatives, "other split")} of the same value.`
+    : "No other split is as good.";
+  return [
+    el("p", {class: "status", "data-testid": "solve-status"},
+      el("strong", {text: proven ? "Best split (proven): " : "Best found (time ran out): "}),
+      value),
+    answer.why ? el("p", {text: answer.why}) : null,
+    el("ol", {class: "solve-combats"}, answer.combats.map((combat) =>
+      el("li", {"data-testid": "solve-combat"},
+        el("p", {}, el("strong", {text: `Combat ${combat.name}: `}),
+          standChips(combat.defenders), " vs ", standChips(combat.attackers)),
+        oddsBar(combat)))),
+    el("p", {class: "note", text: others}),
+    el("button", {
+      type: "button", "data-testid": "apply-solution",
+      onclick: () => setAllocation(answer.allocation, 3),
+    }, "Show this split on the board"),
+  ];
+}
+
 function rollLine(roll, combat) {
   const attacker = roll.attacker + combat.attacker_total;
   const defender = roll.defender + combat.defender_total;
-  return `attacker rolls ${roll.attacker} → ${attacker}, defender rolls ${roll.defender} → ${defender}`;
+  return `attacker rolls ${roll.attacker} → ${attacker}, ` +
+    `defender rolls ${roll.defender} → ${defender}`;
 }
 
 async function roll() {
@@ -633,21 +679,33 @@ async function roll() {
   if (seedInput.value === "") seedInput.value = String(Math.floor(Math.random() * 1_000_000));
   const result = $("roll-result");
   const complete = allocationUpToStep(3);
+  const body = {scenario: scenarioWith(complete), seed: Number(seedInput.value)};
   try {
-    const answer = await api("/api/simulate", {body: {scenario: scenarioWith(complete), seed: Number(seedInput.value)}});
-    const rounds = answer.rounds ?? [answer];
-    fill(result, ...rounds.map((round) => el("div", {class: "round"},
-      rounds.length > 1 ? el("h3", {text: `Round ${round.round}`}) : null,
-      el("ul", {class: "roll-combats"}, round.combats.map((combat) => el("li", {
-        class: `won-by-${combat.winner}`, "data-testid": "roll-combat", "data-winner": combat.winner,
-      },
-      el("strong", {text: `Combat ${combat.name}: the ${combat.winner} wins. `}),
-      (combat.rolls ?? []).map((r) => rollLine(r, combat)).join("; then ") || combat.note || "",
-      el("br"), "Removed: ", standChips(combat.winner === "attacker" ? combat.defenders : combat.attackers)))))),
-    answer.winner ? el("p", {class: "status", text: `The fight ends: the ${answer.winner} holds the building.`}) : null);
+    const answer = await api("/api/simulate", {body});
+    const rounds = answer.rounds;
+    fill(result,
+      rounds.map((round) => el("div", {class: "round"},
+        rounds.length > 1 ? el("h3", {text: `Round ${round.round}`}) : null,
+        el("ul", {class: "roll-combats"}, round.combats.map(rolledCombat)))),
+      answer.winner ? el("p", {class: "status", text: fightEnd(answer.winner)}) : null);
   } catch (error) {
     fill(result, errorNode(error, "roll-error"));
   }
+}
+
+function fightEnd(winner) {
+  return `The fight ends: the ${winner} holds the building.`;
+}
+
+function rolledCombat(combat) {
+  const dice = combat.rolls.map((roll) => rollLine(roll, combat)).join("; then ");
+  const losers = combat.winner === "attacker" ? combat.defenders : combat.attackers;
+  return el("li", {
+    class: `won-by-${combat.winner}`, "data-testid": "roll-combat", "data-winner": combat.winner,
+  },
+  el("strong", {text: `Combat ${combat.name}: the ${combat.winner} wins. `}),
+  dice || combat.note,
+  el("br"), "Removed: ", standChips(losers));
 }
 
 /** Draw one value of the explanation: text as a paragraph, lists as lists, the rest as JSON. */
@@ -686,7 +744,8 @@ function wire() {
   $("scenario-file").addEventListener("change", readUpload);
   $("share").addEventListener("click", share);
   $("clear").addEventListener("click", () => setAllocation(null, 1));
-  $("apply-nearest").addEventListener("click", () => setAllocation(state.check.nearest_legal, state.step));
+  $("apply-nearest").addEventListener("click",
+    () => setAllocation(state.check.nearest_legal, state.step));
   $("roll").addEventListener("click", roll);
   $("explain").addEventListener("click", explain);
   for (const button of document.querySelectorAll(".step")) {

@@ -142,6 +142,23 @@ def simulate(
 
 
 @app.command()
+def explain(file: FileArg, objective: Objective = "sweep", as_json: JsonOpt = False) -> None:
+    """Walk through the procedure step by step: the file's allocation, or the optimal line."""
+
+    def body() -> int:
+        from allocator.battle import load_battle
+        from allocator.explain import explain as explain_battle
+        from allocator.report import render_explain
+
+        data = explain_battle(load_battle(file), _choice(objective, ("sweep", "exchange"),
+                                                          "--objective"))
+        print_json(data) if as_json else render_explain(out, data)
+        return 0
+
+    run_guarded(body)
+
+
+@app.command()
 def schema() -> None:
     """Print the JSON Schema of scenario files."""
     from allocator.schema import scenario_json_schema

@@ -159,3 +159,19 @@ def render_trials(console: Console, data: dict[str, Any]) -> None:
         table.add_row(c["name"], f"{c['attacker_win_rate']:.2%}", f"{c['p_attacker_wins']:.2%}")
     table.add_row("every combat", f"{data['sweep_rate']:.2%}", f"{data['p_sweep']:.2%}")
     console.print(table)
+
+
+STATUS_STYLE = {"followed": "green", "optimal": "green", "broken": "red", "not given": "dim",
+                "not reached": "dim"}
+
+
+def render_explain(console: Console, data: dict[str, Any]) -> None:
+    console.print(f"[bold]{data['title']}[/]", highlight=False)
+    if data["mode"] == "optimal":
+        console.print(f"No allocation in the file: the optimal line of play ({data['objective']}).")
+    for step in data["steps"]:
+        style = STATUS_STYLE.get(step["status"], "white")
+        console.print(f"\n[bold]{step['title']}[/] [{style}]({step['status']})[/]",
+                      highlight=False)
+        for line in step["text"]:
+            console.print(f"  {line}", highlight=False)

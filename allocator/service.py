@@ -22,6 +22,12 @@ def check_json(data: Any, file: str | None = None) -> dict[str, Any]:
     return check_battle(battle_from_data(data, file)).to_json()
 
 
+def explain_json(data: Any, objective: str = "sweep", file: str | None = None) -> dict[str, Any]:
+    from allocator.explain import explain
+
+    return explain(battle_from_data(data, file), objective)
+
+
 def solve_json(
     data: Any,
     side: str,

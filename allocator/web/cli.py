@@ -32,7 +32,7 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port to listen on.")] = 8000,
 ) -> None:
-    """Serve the web page and the JSON API (needs the web extra: pip install .[web])."""
+    """Serve the web page and the JSON API on this machine (needs the web extra)."""
     err = Console(stderr=True)
     missing = [name for name in WEB_MODULES if find_spec(name) is None]
     if missing:

@@ -205,6 +205,10 @@ def _resolution(battle: Battle, allocation: Allocation, legal: bool) -> dict[str
     return entry | {"status": "followed", "text": text, "odds": report}
 
 
+def _gap(objective: str, delta: Any) -> str:
+    return f"{float(delta):+.1%}" if objective == "sweep" else f"{float(delta):+.3f} stands"
+
+
 def explain_optimal(battle: Battle, objective: str) -> list[dict[str, Any]]:
     from allocator.solve import describe_changes, describe_value, solve
 
@@ -215,25 +219,21 @@ def explain_optimal(battle: Battle, objective: str) -> list[dict[str, Any]]:
     )
     steps = explain_allocation(battle, line.allocation())
     value = describe_value(objective, line.value)
-    why_group = (
-        f"Best grouping for the defender: against the attacker's best answer it leaves {value}."
-    )
+    why_group = f"Best grouping for the defender: against the attacker's best answer, {value}."
     if defender.runner_up is not None:
-        cost = defender.runner_up.value - line.value
+        runner = defender.runner_up
         why_group += (
-            f" The runner-up ({describe_changes(line.combats, defender.runner_up.combats)}) would "
-            f"leave {describe_value(objective, defender.runner_up.value)}: "
-            f"{float(cost):+.1%} for the attacker."
-            if objective == "sweep"
-            else f" The runner-up would leave {describe_value(objective, defender.runner_up.value)}."
+            f" The runner-up ({describe_changes(line.combats, runner.combats)}) would give "
+            f"{describe_value(objective, runner.value)}: "
+            f"{_gap(objective, runner.value - line.value)} for the attacker."
         )
     why_attack = f"Best answer for the attacker: {value}."
     if attacker.runner_up is not None:
-        cost = line.value - attacker.runner_up.value
+        runner = attacker.runner_up
         why_attack += (
-            f" The runner-up ({describe_changes(line.attack, attacker.runner_up.attack)}) gives "
-            f"{describe_value(objective, attacker.runner_up.value)}"
-            + (f", {float(cost):.1%} less." if objective == "sweep" else ".")
+            f" The runner-up ({describe_changes(line.attack, runner.attack)}) gives "
+            f"{describe_value(objective, runner.value)}: "
+            f"{_gap(objective, runner.value - line.value)} for the attacker."
         )
     steps[1]["text"].append(why_group)
     steps[4]["text"].append(why_attack)

@@ -1,0 +1,72 @@
+"""Benchmark: checking a complete allocation, in process and from a cold start.
+
+Prints the median time of the plain checker beside the CP-SAT model's verdict on the same
+allocation (the baseline, run in the same process), and the cold start of `cfalloc check`.
+Goals (issue 2): in-process check under 5 ms; cold start under 1 s.
+
+    python bench/bench_check.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "models" / "scenarios" / "seed-2hmg-1squad-v-4.yaml"
+
+
+def median_seconds(action: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def plain_check_seconds(repeat: int = 200) -> float:
+    from allocator.battle import load_battle
+    from allocator.check import check_battle
+
+    battle = load_battle(SCENARIO)
+    return median_seconds(lambda: check_battle(battle), repeat)
+
+
+def model_check_seconds(repeat: int = 20) -> float:
+    from allocator.battle import load_battle
+    from allocator.model import REALLOCATION, RulesModel, SlotNames
+
+    battle = load_battle(SCENARIO)
+    allocation = battle.allocation
+
+    def verdict() -> str:
+        names = SlotNames(list(allocation.combats))
+        model = RulesModel(battle, depth=REALLOCATION, slots=len(names.names))
+        model.fix(allocation, names)
+        return model.solve_status()
+
+    return median_seconds(verdict, repeat)
+
+
+def cold_start_seconds(repeat: int = 5) -> float:
+    command = [sys.executable, "-m", "allocator.cli", "check", str(SCENARIO)]
+    return median_seconds(lambda: subprocess.run(command, capture_output=True, check=True), repeat)
+
+
+def main() -> None:
+    plain = plain_check_seconds()
+    model = model_check_seconds()
+    cold = cold_start_seconds()
+    print(f"in-process check (plain rules): {plain * 1000:8.3f} ms   goal < 5 ms")
+    print(f"same verdict from CP-SAT model:  {model * 1000:8.3f} ms   (baseline)")
+    print(f"ratio model / plain:             {model / plain:8.1f} x")
+    print(f"cold start `cfalloc check`:      {cold * 1000:8.1f} ms   goal < 1000 ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -114,6 +114,8 @@ def render_solve(console: Console, battle: Battle, result: SolveResult) -> None:
         f"[bold]{title}[/]: best for the [bold]{result.side}[/] ({result.objective})",
         highlight=False,
     )
+    for warning in result.warnings:
+        console.print(f"[yellow]Warning:[/] {warning}", highlight=False)
     if not result.proven:
         console.print(
             "[yellow]Best found, not proven optimal: the time limit stopped the search.[/]"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from string import ascii_uppercase
 from typing import Any
@@ -64,6 +64,7 @@ class SolveResult:
     alternatives: int
     runner_up: Line | None
     searched: int = 0
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -96,6 +97,7 @@ class SolveResult:
                 },
             },
             "why": self.why(),
+            "warnings": self.warnings,
             "note": None if self.proven else "best found, not proven optimal (time limit)",
         }
 
@@ -305,8 +307,8 @@ class Search:
 
     def defender_reallocation(
         self, combats: dict[str, list[str]], attack: dict[str, list[str]]
-    ) -> Line:
-        """The defender's best step 6 against a fixed attack."""
+    ) -> Line | None:
+        """The defender's best step 6 against a fixed attack (None: out of time)."""
         if all(attack.get(name) for name in combats):
             return Line(combats, attack, {}, self.evaluate(combats, attack, {}))
         rules, names = self._fixed_model(combats, REALLOCATION, attack)
@@ -316,9 +318,7 @@ class Search:
             reallocate = rules.read(solver, names, REALLOCATION).reallocate or {}
             return Line(combats, attack, reallocate, self.evaluate(combats, attack, reallocate))
 
-        line = self.exact_optimum(rules, terms, maximise=False, read=read)
-        assert line is not None, "step 6 always has a legal placement"
-        return line
+        return self.exact_optimum(rules, terms, maximise=False, read=read)
 
     def covering_attack(self, combats: dict[str, list[str]]) -> tuple[RulesModel, Any, Any]:
         rules, names = self._fixed_model(combats, REALLOCATION)
@@ -347,8 +347,11 @@ class Search:
             attacks.append({names.names[c]: list(ids) for c, ids in enumerate(found) if ids})
         return attacks
 
-    def attacker_best(self, combats: dict[str, list[str]]) -> Line:
-        """The attacker's best answer to a grouping, the defender reallocating at his best."""
+    def attacker_best(self, combats: dict[str, list[str]]) -> Line | None:
+        """The attacker's best answer to a grouping, the defender reallocating at his best.
+
+        None only when the time limit struck before any answer was found.
+        """
         self.searched += 1
         rules, names, terms = self.covering_attack(combats)
 
@@ -362,9 +365,8 @@ class Search:
                 self.proven = False
                 break
             line = self.defender_reallocation(combats, attack)
-            if best is None or line.value > best.value:
+            if line is not None and (best is None or line.value > best.value):
                 best = line
-        assert best is not None, "every legal grouping has a legal answer"
         return best
 
     # --- alternatives and runner-up for the attacker's choice ------------------------------
@@ -400,7 +402,8 @@ class Search:
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 attack = rules.read(solver, names, ATTACK).attack or {}
                 lines.append(Line(combats, attack, {}, self.evaluate(combats, attack, {})))
-        lines += [self.defender_reallocation(combats, a) for a in self.uncovering_attacks(combats)]
+        answers = (self.defender_reallocation(combats, a) for a in self.uncovering_attacks(combats))
+        lines += [line for line in answers if line is not None]
         same = sum(1 for line in lines if line.value == best.value and line.attack != best.attack)
         worse = [line for line in lines if line.value < best.value]
         runner = max(worse, key=lambda line: line.value, default=None)
@@ -413,31 +416,32 @@ def solve(
     """The best allocation for ``side``, exactly, with the whole line of play."""
     if side not in ("attacker", "defender"):
         raise InputError(f"unknown side '{side}' (attacker or defender)")
-    broken = list(check_capacity(battle))
-    if broken:
-        raise InputError(
-            f"{broken[0].message} ({broken[0].rule})", file=battle.file, place="building"
-        )
+    warnings = [f"{v.rule}: {v.message} Solved as given." for v in check_capacity(battle)]
     search = Search(battle, objective, time_limit)
     given = battle.allocation.combats if battle.allocation is not None else None
     if side == "attacker" and given is not None:
         wrong = list(check_grouping(battle, given))
         if wrong:
-            raise InputError(
-                f"the defender's combats break rule {wrong[0].rule}: {wrong[0].message} "
-                "(run `cfalloc check` for the full report)",
-                file=battle.file,
-                place="allocation.combats",
+            warnings.append(
+                f"The file's combats break rule {wrong[0].rule} ({wrong[0].message}); the "
+                "attacker answers the defender's best grouping instead. Run `cfalloc check` "
+                "for the full report."
             )
-        groupings = [given]
-    else:
-        groupings = search.groupings()
+            given = None
+    groupings = [given] if side == "attacker" and given is not None else search.groupings()
     results: list[Line] = []
     for combats in groupings:
         if search.expired() and results:
             search.proven = False
             break
-        results.append(search.attacker_best(combats))
+        line = search.attacker_best(combats)
+        if line is not None:
+            results.append(line)
+    if not results:
+        raise InputError(
+            f"the time limit ({time_limit:g} s) ran out before any line of play was found: "
+            "give more time with --time-limit", file=battle.file,
+        )
     if side == "attacker" and given is None:
         results = [min(results, key=lambda line: line.value)]
     if side == "defender":
@@ -450,5 +454,6 @@ def solve(
         alternatives, runner = search.attack_choices(best.combats, best)
     odds = round_odds(battle, best.combats, best.attack, best.reallocate)
     return SolveResult(
-        side, objective, search.proven, best, odds, alternatives, runner, search.searched
+        side, objective, search.proven, best, odds, alternatives, runner, search.searched,
+        warnings,
     )

@@ -268,6 +268,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The web app: JSON API under ``/api``, the page at ``/``, OpenAPI at ``/docs``."""
     settings = settings or WebSettings()
     app = FastAPI(
+        docs_url=None,
         title="cfalloc",
         version=allocator.__version__,
         description=(
@@ -378,4 +379,23 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         )
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _serve_api_docs(app)
     return app
+
+
+def _serve_api_docs(app: FastAPI) -> None:
+    """OpenAPI at ``/docs`` with Swagger UI served from this machine (no CDN at run time)."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="cfalloc API",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        )

@@ -326,3 +326,18 @@ def test_settings_bind_to_loopback_by_default() -> None:
 def test_docstring_examples(module: Any) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_api_docs_are_served_without_a_cdn() -> None:
+    from fastapi.testclient import TestClient
+
+    from allocator.web.app import create_app
+    from allocator.web.settings import WebSettings
+
+    client = TestClient(create_app(WebSettings()))
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "/docs-assets/swagger-ui-bundle.js" in page.text
+    assert "cdn" not in page.text.lower()
+    assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+    assert client.get("/openapi.json").json()["info"]["title"] == "cfalloc"

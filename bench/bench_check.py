@@ -9,24 +9,14 @@ Goals (issue 2): in-process check under 5 ms; cold start under 1 s.
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "models" / "scenarios" / "seed-2hmg-1squad-v-4.yaml"
-
-
-def median_seconds(action: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def plain_check_seconds(repeat: int = 200) -> float:

@@ -13,10 +13,8 @@ sample and the full time extrapolated from the exact count of lines (printed as 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
 
@@ -24,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import oracle  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 from allocator.battle import Battle, Role, load_battle  # noqa: E402
 from allocator.rules import check_attack  # noqa: E402
@@ -34,15 +33,6 @@ CASES = {
     "b": ROOT / "bench" / "company-v-town-house.yaml",
 }
 SAMPLE = 20_000
-
-
-def median_seconds(action: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def candidate_attacks(battle: Battle, combats: dict[str, list[str]]) -> int:

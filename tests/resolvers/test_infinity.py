@@ -224,23 +224,11 @@ def test_wording_switch_n4_needs_the_engaged_state():
     assert burst_bonus(later, "t", default_profile()) == ["r2"]
 
 
-def test_contact_limit_25mm_passes_at_four_fails_at_five():
-    others = [MeleeModel(name=f"e{i}", side="active") for i in range(5)]
-    target = MeleeModel(name="t", side="reactive", base_mm=25)
-    for count, expected in ((4, []), (5, ["INF-contact-25mm"])):
-        scene = Melee(
-            models=[target, *others],
-            contacts=[(f"e{i}", "t") for i in range(count)],
-            active_trooper="e0",
-            active_target="t",
-        )
-        assert rules(check_melee(scene, default_profile())) == expected
-
-
-def test_contact_limit_40mm_passes_at_six_fails_at_seven():
-    others = [MeleeModel(name=f"e{i}", side="active") for i in range(7)]
-    target = MeleeModel(name="t", side="reactive", base_mm=40)
-    for count, expected in ((6, []), (7, ["INF-contact-40mm"])):
+@pytest.mark.parametrize(("base_mm", "limit"), [(25, 4), (40, 6)])
+def test_contact_limit_passes_at_the_limit_fails_above(base_mm: int, limit: int) -> None:
+    others = [MeleeModel(name=f"e{i}", side="active") for i in range(limit + 1)]
+    target = MeleeModel(name="t", side="reactive", base_mm=base_mm)
+    for count, expected in ((limit, []), (limit + 1, [f"INF-contact-{base_mm}mm"])):
         scene = Melee(
             models=[target, *others],
             contacts=[(f"e{i}", "t") for i in range(count)],

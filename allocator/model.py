@@ -260,25 +260,36 @@ class RulesModel:
     def _reallocation(self) -> None:
         m = self.model
         self.z = {(s, c): self._bool(f"z[{s},{c}]") for s in self.defenders for c in self.slots}
-        self.stay, self.moves = {}, {}
+        self.stay, self.leave, self.moves = {}, {}, {}
         for s in self.defenders:
             for c in self.slots:
                 self.stay[s, c] = self._reify_and([self.x[s, c], self.opposed[c]], f"st[{s},{c}]")
+                self.leave[s, c] = self._reify_and(
+                    [self.x[s, c], self.opposed[c].Not()], f"un[{s},{c}]"
+                )
                 m.AddImplication(self.z[s, c], self.opposed[c])  # 6a
-            self.moves[s] = self._reify_or(
-                [
-                    self._reify_and([self.x[s, c], self.opposed[c].Not()], f"un[{s},{c}]")
-                    for c in self.slots
-                ],
-                f"mv[{s}]",
-            )
+            self.moves[s] = self._reify_or([self.leave[s, c] for c in self.slots], f"mv[{s}]")
             m.Add(sum(self.z[s, c] for c in self.slots) == self.moves[s])  # 6a, 6c
+        if not self.battle.ruleset.value("reallocate_one_by_one"):
+            self._move_whole_combats()
         self.final = {
             (s, c): self._reify_or([self.stay[s, c], self.z[s, c]], f"f[{s},{c}]")
             for s in self.defenders
             for c in self.slots
         }
         self._weapon_limit()
+
+    def _move_whole_combats(self) -> None:
+        """6a, under the reading that a reallocated combat moves as a whole."""
+        for s in self.defenders:
+            for t in self.defenders:
+                if s == t:
+                    continue
+                for origin in self.slots:
+                    for target in self.slots:
+                        self.model.AddImplication(
+                            self.z[s, target], self.z[t, target]
+                        ).OnlyEnforceIf([self.leave[s, origin], self.leave[t, origin]])
 
     def _weapon_limit(self) -> None:
         """6b, unless every placement of the moving stands breaks it."""
@@ -293,47 +304,54 @@ class RulesModel:
             )
             for k in self.commanders
         }
-        providers_moving = sum(self.moves[s] for s in self.of_role[Role.squad])
-        weapons_moving = sum(self.moves[w] for w in self.of_role[Role.weapon])
-        head_moves = []
-        deficits, spares, finals = [], [], []
         bound = len(self.defenders)
-        for c in self.slots:
-            stay_heads, move_heads = [], []
-            for k in self.commanders:
-                stay_heads.append(self._reify_and([self.stay[k, c], is_head[k]], f"sh[{k},{c}]"))
-                move_heads.append(self._reify_and([self.z[k, c], is_head[k]], f"zh[{k},{c}]"))
-            head_moves += move_heads
-            staying = (
-                sum(self.stay[s, c] for s in self.of_role[Role.squad])
-                + sum(stay_heads)
-                - sum(self.stay[w, c] for w in self.of_role[Role.weapon])
-            )
-            balance = m.NewIntVar(-bound, bound, f"bal{c}")
-            m.Add(balance == staying)
-            deficit = m.NewIntVar(0, bound, f"def{c}")
-            spare = m.NewIntVar(0, bound, f"spare{c}")
-            m.AddMaxEquality(deficit, [0, -balance])
-            m.AddMaxEquality(spare, [0, balance])
-            deficits.append(deficit)
-            spares.append(spare)
-            finals.append(
+
+        def balance_of(member: dict[tuple[str, int], Any], c: int, name: str) -> Any:
+            heads = [
+                self._reify_and([member[k, c], is_head[k]], f"{name}h[{k},{c}]")
+                for k in self.commanders
+            ]
+            balance = m.NewIntVar(-bound, bound, f"{name}{c}")
+            m.Add(
                 balance
-                + sum(self.z[s, c] for s in self.of_role[Role.squad])
-                + sum(move_heads)
-                - sum(self.z[w, c] for w in self.of_role[Role.weapon])
+                == sum(member[s, c] for s in self.of_role[Role.squad])
+                + sum(heads)
+                - sum(member[w, c] for w in self.of_role[Role.weapon])
             )
-        providers_moving = providers_moving + sum(head_moves)
+            return balance
+
+        def split(balance: Any, name: str) -> tuple[Any, Any]:
+            plus, minus = m.NewIntVar(0, bound, f"{name}+"), m.NewIntVar(0, bound, f"{name}-")
+            m.AddMaxEquality(plus, [0, balance])
+            m.AddMaxEquality(minus, [0, -balance])
+            return plus, minus
+
+        staying = [balance_of(self.stay, c, "bal") for c in self.slots]
+        arriving = [balance_of(self.z, c, "arr") for c in self.slots]
+        spare, deficit = zip(
+            *(split(b, f"stay{c}") for c, b in zip(self.slots, staying, strict=True)), strict=True
+        )
+        if self.battle.ruleset.value("reallocate_one_by_one"):  # every stand is an item
+            heads = [
+                self._reify_and([self.moves[k], is_head[k]], f"mh[{k}]") for k in self.commanders
+            ]
+            givers = given = sum(self.moves[s] for s in self.of_role[Role.squad]) + sum(heads)
+            weapons = sum(self.moves[w] for w in self.of_role[Role.weapon])
+        else:  # every unopposed combat is an item
+            items = [split(balance_of(self.leave, c, "whole"), f"whole{c}") for c in self.slots]
+            givers = sum(
+                self._reify_at_least(plus, 1, f"giver{i}") for i, (plus, _) in enumerate(items)
+            )
+            given = sum(plus for plus, _ in items)
+            weapons = sum(minus for _, minus in items)
         enough = self._bool("6b_enough")
         room = self._bool("6b_room")
-        m.Add(sum(deficits) <= providers_moving).OnlyEnforceIf(enough)
-        m.Add(sum(deficits) > providers_moving).OnlyEnforceIf(enough.Not())
-        m.Add(weapons_moving + sum(deficits) <= sum(spares) + providers_moving).OnlyEnforceIf(room)
-        m.Add(weapons_moving + sum(deficits) > sum(spares) + providers_moving).OnlyEnforceIf(
-            room.Not()
-        )
-        for c, final in zip(self.slots, finals, strict=True):
-            m.Add(final >= 0).OnlyEnforceIf([enough, room, self.opposed[c]])
+        m.Add(sum(deficit) <= givers).OnlyEnforceIf(enough)
+        m.Add(sum(deficit) > givers).OnlyEnforceIf(enough.Not())
+        m.Add(weapons + sum(deficit) <= sum(spare) + given).OnlyEnforceIf(room)
+        m.Add(weapons + sum(deficit) > sum(spare) + given).OnlyEnforceIf(room.Not())
+        for c, stay, arrive in zip(self.slots, staying, arriving, strict=True):
+            m.Add(stay + arrive >= 0).OnlyEnforceIf([enough, room, self.opposed[c]])
 
     # --- fixing, distances, reading ---------------------------------------------------------
 

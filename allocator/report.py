@@ -53,6 +53,10 @@ def render_check(console: Console, battle: Battle, report: CheckReport) -> None:
     console.print(f"[bold]{title}[/]", highlight=False)
     if battle.allocation is not None:
         console.print(allocation_table(battle, battle.allocation, "Proposed allocation"))
+    if battle.allocation is None:
+        console.print("No allocation in the file, so only the building is checked. "
+                      "`cfalloc explain FILE` walks through the procedure on it; "
+                      "`cfalloc solve FILE` finds the best allocation.", highlight=False)
     if report.legal:
         console.print("[bold green]Legal[/]: no rule is broken.")
     else:

@@ -553,19 +553,29 @@ def fighting_balance(battle: Battle, ids: Iterable[str], heads: set[str]) -> int
     return total
 
 
-def weapon_limit_reachable(
-    battle: Battle,
-    staying: Mapping[str, Sequence[str]],
-    moving: Iterable[str],
-    heads: set[str],
-) -> bool:
-    """Whether some placement of the moving stands keeps every active combat within 6b."""
-    balances = [fighting_balance(battle, ids, heads) for ids in staying.values()]
-    providers = sum(1 for s in moving if battle.role(s) == Role.squad or s in heads)
-    weapons = sum(1 for s in moving if battle.role(s) == Role.weapon)
-    deficit = sum(max(0, -b) for b in balances)
-    spare = sum(max(0, b) for b in balances)
-    return deficit <= providers and weapons + deficit <= spare + providers
+def weapon_limit_reachable(staying: Iterable[int], moving: Iterable[int]) -> bool:
+    """Whether the moving items can be placed so that every active combat is within 6b.
+
+    ``staying`` are the active combats' balances (:func:`fighting_balance`, never below -1 after
+    a legal step 3), ``moving`` the balances of what moves: single stands, or whole unopposed
+    combats when they move together. Each combat short of a squad takes one item with a
+    positive balance; the weapons that move must then fit in what is left over.
+    """
+    staying, moving = list(staying), list(moving)
+    deficit = sum(max(0, -b) for b in staying)
+    spare = sum(max(0, b) for b in staying)
+    givers = [b for b in moving if b > 0]
+    weapons = sum(max(0, -b) for b in moving)
+    return deficit <= len(givers) and weapons + deficit <= spare + sum(givers)
+
+
+def moving_items(
+    battle: Battle, unopposed: Mapping[str, Sequence[str]], heads: set[str]
+) -> list[int]:
+    """The balances of what moves in step 6: each stand, or each combat as a whole."""
+    if battle.ruleset.value("reallocate_one_by_one"):
+        return [fighting_balance(battle, [s], heads) for ids in unopposed.values() for s in ids]
+    return [fighting_balance(battle, ids, heads) for ids in unopposed.values()]
 
 
 def check_reallocation(
@@ -612,14 +622,25 @@ def check_reallocation(
                 f"of {_names(active)}.",
                 [stand],
             )
+    if not battle.ruleset.value("reallocate_one_by_one"):
+        for name in unopposed:
+            targets = {reallocate[s] for s in combats[name] if s in reallocate}
+            if len(targets) > 1:
+                yield violation(
+                    "6a",
+                    f"The stands of unopposed combat {name} go to {_names(targets)}: under this "
+                    "ruleset a reallocated combat moves as a whole, into one combat.",
+                    [s for s in combats[name] if s in reallocate],
+                )
     final = {n: list(combats[n]) for n in active}
     for stand, target in reallocate.items():
         if stand in must_move and target in final:
             final[target].append(stand)
     heads = commander_heads(battle, combats)
     over = {n: ids for n, ids in final.items() if fighting_balance(battle, ids, heads) < 0}
-    staying = {n: combats[n] for n in active}
-    if over and weapon_limit_reachable(battle, staying, must_move, heads):
+    staying = [fighting_balance(battle, combats[n], heads) for n in active]
+    moving = moving_items(battle, {n: combats[n] for n in unopposed}, heads)
+    if over and weapon_limit_reachable(staying, moving):
         weapons = [s for ids in over.values() for s in ids if battle.role(s) == Role.weapon]
         yield violation(
             "6b",

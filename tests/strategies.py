@@ -97,7 +97,21 @@ def scenarios(draw: Any, max_defenders: int = 4, max_attackers: int = 4) -> dict
     for a in attackers:
         if a["type"] in ("pc", "cc", "bc", "commissar"):
             a["near"] = draw(st.lists(st.sampled_from(fighting), unique=True, max_size=3))
+    overrides = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "reallocate_one_by_one": st.booleans(),
+                "ties": st.sampled_from(["reroll", "defender", "attacker"]),
+                "dice_mode": st.sampled_from(["single", "pool"]),
+                "leader_bonus": st.sampled_from(["best", "sum"]),
+                "lone_noncombatant_loses": st.booleans(),
+            },
+        )
+    )
     return {
+        "ruleset": {"base": "crossfire", "overrides": overrides},
+        "surprise": draw(st.integers(0, 5)) == 0,
         "building": {"capacity": 3},
         "defender": {"units": DEFENDER_UNITS, "stands": defenders},
         "attacker": {"units": ATTACKER_UNITS, "stands": attackers},

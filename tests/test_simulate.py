@@ -1,0 +1,152 @@
+"""Rolling the dice: empirical rates match the exact odds, seeds repeat, fights end."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from allocator.battle import Battle, battle_from_data, load_battle
+from allocator.simulate import simulate, trials
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "models" / "scenarios"
+SEED = SCENARIOS / "seed-2hmg-1squad-v-4.yaml"
+TRIALS = 4000
+
+
+def with_ruleset(path: Path, overrides: dict[str, Any]) -> Battle:
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["ruleset"] = {"base": "crossfire", "overrides": overrides}
+    return battle_from_data(data, str(path), path.parent)
+
+
+def within_4_standard_errors(rate: float, p: float, n: int) -> bool:
+    if p in (0.0, 1.0):
+        return rate == p
+    return abs(rate - p) <= 4 * math.sqrt(p * (1 - p) / n)
+
+
+BATTLES = {
+    "seed-2hmg-reroll": lambda: load_battle(SEED),
+    "seed-2hmg-ties-defender": lambda: with_ruleset(SEED, {"ties": "defender"}),
+    "seed-2hmg-ties-attacker": lambda: with_ruleset(SEED, {"ties": "attacker"}),
+    "seed-2hmg-pool": lambda: with_ruleset(SEED, {"dice_mode": "pool"}),
+    "five-squads-3-and-2": lambda: load_battle(SCENARIOS / "seed-5-squads-v-2-three-and-two.yaml"),
+    "rifle-and-cc": lambda: load_battle(SCENARIOS / "seed-rifle-and-cc-v-2-smg-legal.yaml"),
+}
+
+
+@pytest.mark.parametrize("make", BATTLES.values(), ids=BATTLES.keys())
+def test_trial_rates_match_the_exact_odds(make: Any) -> None:
+    data = trials(make(), TRIALS, seed=11)
+    assert data["trials"] == TRIALS
+    for combat in data["combats"]:
+        assert within_4_standard_errors(
+            combat["attacker_win_rate"], combat["p_attacker_wins"], TRIALS
+        ), combat
+    assert within_4_standard_errors(data["sweep_rate"], data["p_sweep"], TRIALS), data
+
+
+def test_trials_without_an_allocation_roll_the_optimal_line() -> None:
+    battle = load_battle(ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml")
+    data = trials(battle, TRIALS, seed=5)
+    assert data["p_sweep"] == pytest.approx(273 / 496)
+    assert within_4_standard_errors(data["sweep_rate"], data["p_sweep"], TRIALS)
+
+
+def test_the_same_seed_gives_the_same_result() -> None:
+    battle = load_battle(SEED)
+    assert simulate(battle, 10, seed=42) == simulate(battle, 10, seed=42)
+    assert trials(battle, 300, seed=42) == trials(battle, 300, seed=42)
+
+
+def test_different_seeds_give_different_rolls() -> None:
+    battle = load_battle(SEED)
+    rolls = {str(simulate(battle, 1, seed=s)["rounds"][0]["combats"]) for s in range(1, 10)}
+    assert len(rolls) > 1
+
+
+def test_ties_not_rerolled_take_one_roll() -> None:
+    battle = with_ruleset(SEED, {"ties": "defender"})
+    for seed in range(1, 30):
+        for combat in simulate(battle, 1, seed=seed)["rounds"][0]["combats"]:
+            assert len(combat["rolls"]) == 1
+
+
+def test_a_rolled_combat_is_won_by_the_higher_total() -> None:
+    battle = load_battle(SEED)
+    for seed in range(1, 30):
+        for combat in simulate(battle, 1, seed=seed)["rounds"][0]["combats"]:
+            last = combat["rolls"][-1]
+            attacker = last["attacker"] + combat["attacker_total"]
+            defender = last["defender"] + combat["defender_total"]
+            for earlier in combat["rolls"][:-1]:  # ties are re-rolled
+                assert (
+                    earlier["attacker"] + combat["attacker_total"]
+                    == earlier["defender"] + combat["defender_total"]
+                )
+            assert combat["winner"] == ("attacker" if attacker > defender else "defender")
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_later_rounds_run_until_one_side_is_gone(seed: int) -> None:
+    battle = load_battle(SEED)
+    data = simulate(battle, 50, seed=seed)
+    rounds = data["rounds"]
+    assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
+    assert len(rounds) < 50, "the fight must end long before 50 rounds"
+    gone: dict[str, set[str]] = {"attacker": set(), "defender": set()}
+    for played in rounds:
+        fighting = {
+            "defender": {s for c in played["combats"] for s in c["defenders"]},
+            "attacker": {s for c in played["combats"] for s in c["attackers"]},
+        }
+        for side in gone:
+            assert not fighting[side] & gone[side], "a removed stand fights again"
+            assert set(played["removed"][side]) <= fighting[side]
+            gone[side] |= set(played["removed"][side])
+        assert any(played["removed"].values()), "every round removes someone"
+    left = data["left"]
+    assert not (set(left["defender"]) & gone["defender"])
+    assert not left["defender"] or not left["attacker"]
+    assert data["winner"] == ("attacker" if not left["defender"] else "defender")
+
+
+def test_one_round_only_when_asked() -> None:
+    data = simulate(load_battle(SEED), 1, seed=3)
+    assert len(data["rounds"]) == 1
+
+
+@pytest.mark.xfail(
+    reason="BUG: simulate.simulate stops when the attacker has only a leader who cannot "
+    "assault (a PC who stayed out) but reports winner None ('Outcome: nobody yet'): the "
+    "winner test counts any leader as able to fight, where only squads and a CC/BC can assault",
+    strict=True,
+)
+def test_attacker_left_with_only_a_pc_has_lost() -> None:
+    battle = battle_from_data(
+        {
+            "defender": {
+                "units": [{"id": "p", "kind": "platoon"}],
+                "stands": [{"id": "d1", "type": "rifle", "unit": "p"}],
+            },
+            "attacker": {
+                "units": [{"id": "q", "kind": "platoon"}],
+                "stands": [
+                    {"id": "a1", "type": "rifle", "unit": "q"},
+                    {"id": "apc", "type": "pc", "unit": "q", "rating": 1},  # near no one
+                ],
+            },
+        }
+    )
+    endings = [simulate(battle, 20, seed=s) for s in range(1, 15)]
+    held = [d for d in endings if d["left"]["defender"]]
+    assert held, "with these seeds the defender wins some fights"
+    for data in held:
+        assert data["left"]["attacker"] == ["apc"]
+        assert data["winner"] == "defender"

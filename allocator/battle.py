@@ -271,7 +271,8 @@ def _check_allocation(scenario: Scenario, side_of: dict[str, SideName], file: st
             raise InputError(f"the scenario has no stand '{stand_id}'", file=file, place=place)
         if side_of[stand_id] != side:
             raise InputError(
-                f"'{stand_id}' is an {side_of[stand_id]}'s stand; this part lists {side}'s stands",
+                f"'{stand_id}' is one of the {side_of[stand_id]}'s stands; this part lists "
+                f"the {side}'s",
                 file=file,
                 place=place,
             )
@@ -344,7 +345,10 @@ def battle_from_scenario(
     try:
         ruleset = load_ruleset(scenario.ruleset, base_dir)
     except InputError as exc:
-        raise InputError(exc.problem, file=exc.file or file, place=exc.place or "ruleset") from None
+        if exc.file is None:
+            raise InputError(exc.problem, file=file, place=exc.place or "ruleset") from None
+        where = f" (in {exc.file}{f', {exc.place}' if exc.place else ''})"
+        raise InputError(f"{exc.problem}{where}", file=file, place="ruleset") from None
     _check_allocation(scenario, {s: n for n in sides for s in sides[n].stands}, file)
     return Battle(scenario, sides["defender"], sides["attacker"], ruleset, file)
 

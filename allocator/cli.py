@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from allocator.errors import InputError
 
@@ -24,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 FileArg = Annotated[
     Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)
@@ -41,7 +42,7 @@ def run_guarded(action: Callable[[], int]) -> None:
     try:
         code = action()
     except InputError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
     raise typer.Exit(code)
 
@@ -150,8 +151,9 @@ def explain(file: FileArg, objective: Objective = "sweep", as_json: JsonOpt = Fa
         from allocator.explain import explain as explain_battle
         from allocator.report import render_explain
 
-        data = explain_battle(load_battle(file), _choice(objective, ("sweep", "exchange"),
-                                                          "--objective"))
+        data = explain_battle(
+            load_battle(file), _choice(objective, ("sweep", "exchange"), "--objective")
+        )
         print_json(data) if as_json else render_explain(out, data)
         return 0
 

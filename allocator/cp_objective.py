@@ -158,8 +158,9 @@ class OddsTerms:
             term = self._exchange_term(c, state, defenders, attackers)
         self.terms.append(term)
 
-    def _exchange_term(self, c: int, state: Any, defenders: dict[str, Any],
-                       attackers: dict[str, Any]) -> Any:
+    def _exchange_term(
+        self, c: int, state: Any, defenders: dict[str, Any], attackers: dict[str, Any]
+    ) -> Any:
         """Scaled P(win) x (stands in the combat) - attacking stands, linear for the LP.
 
         The odds level is one-hot; each level's share of the stand count is its own variable
@@ -200,9 +201,7 @@ class OddsTerms:
             counts[self.level_of[solver.Value(self.state[c])]] += 1
         return tuple(counts)
 
-    def rival_possible(
-        self, counts: tuple[int, ...], low: int, high: int, maximise: bool
-    ) -> bool:
+    def rival_possible(self, counts: tuple[int, ...], low: int, high: int, maximise: bool) -> bool:
         """Whether another multiset of combat odds could beat ``counts`` from within the window.
 
         Only for ``sweep``: the value is the product of the combats' odds, so a rival is a

@@ -6,6 +6,7 @@ from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from allocator.battle import Battle
@@ -50,13 +51,16 @@ def allocation_table(battle: Battle, allocation: Allocation, title: str) -> Tabl
 
 def render_check(console: Console, battle: Battle, report: CheckReport) -> None:
     title = battle.scenario.title or battle.scenario.building.name
-    console.print(f"[bold]{title}[/]", highlight=False)
+    console.print(f"[bold]{escape(title)}[/]", highlight=False)
     if battle.allocation is not None:
         console.print(allocation_table(battle, battle.allocation, "Proposed allocation"))
     if battle.allocation is None:
-        console.print("No allocation in the file, so only the building is checked. "
-                      "`cfalloc explain FILE` walks through the procedure on it; "
-                      "`cfalloc solve FILE` finds the best allocation.", highlight=False)
+        console.print(
+            "No allocation in the file, so only the building is checked. "
+            "`cfalloc explain FILE` walks through the procedure on it; "
+            "`cfalloc solve FILE` finds the best allocation.",
+            highlight=False,
+        )
     if report.legal:
         console.print("[bold green]Legal[/]: no rule is broken.")
     else:
@@ -66,7 +70,7 @@ def render_check(console: Console, battle: Battle, report: CheckReport) -> None:
             console.print(f"\n[bold]{STEP_TITLES[step]}[/]")
             for v in items:
                 stands = f" [dim]({', '.join(v.stands)})[/]" if v.stands else ""
-                console.print(f"  [red]{v.rule}[/] {v.message}{stands}", highlight=False)
+                console.print(f"  [red]{v.rule}[/] {escape(v.message)}{stands}", highlight=False)
     if report.nearest_legal is not None:
         console.print()
         console.print(allocation_table(battle, report.nearest_legal, "Nearest legal allocation"))
@@ -115,11 +119,11 @@ def render_solve(console: Console, battle: Battle, result: SolveResult) -> None:
     data = result.to_json()
     title = battle.scenario.title or battle.scenario.building.name
     console.print(
-        f"[bold]{title}[/]: best for the [bold]{result.side}[/] ({result.objective})",
+        f"[bold]{escape(title)}[/]: best for the [bold]{result.side}[/] ({result.objective})",
         highlight=False,
     )
     for warning in result.warnings:
-        console.print(f"[yellow]Warning:[/] {warning}", highlight=False)
+        console.print(f"[yellow]Warning:[/] {escape(warning)}", highlight=False)
     if not result.proven:
         console.print(
             "[yellow]Best found, not proven optimal: the time limit stopped the search.[/]"
@@ -128,9 +132,10 @@ def render_solve(console: Console, battle: Battle, result: SolveResult) -> None:
     console.print(odds_table(data["combats"], "Odds"))
     console.print(
         f"Value: {data['value_exact']} ({data['value']:.4f}). "
-        f"Other allocations of equal value: {result.alternatives}."
+        f"Other allocations of equal value (interchangeable stands swapped count once): "
+        f"{'' if result.alternatives_complete else 'at least '}{result.alternatives}."
     )
-    console.print(result.why(), highlight=False)
+    console.print(escape(result.why()), highlight=False)
 
 
 def render_simulation(console: Console, data: dict[str, Any]) -> None:
@@ -167,17 +172,21 @@ def render_trials(console: Console, data: dict[str, Any]) -> None:
     console.print(table)
 
 
-STATUS_STYLE = {"followed": "green", "optimal": "green", "broken": "red", "not given": "dim",
-                "not reached": "dim"}
+STATUS_STYLE = {
+    "followed": "green",
+    "optimal": "green",
+    "broken": "red",
+    "not given": "dim",
+    "not reached": "dim",
+}
 
 
 def render_explain(console: Console, data: dict[str, Any]) -> None:
-    console.print(f"[bold]{data['title']}[/]", highlight=False)
+    console.print(f"[bold]{escape(data['title'])}[/]", highlight=False)
     if data["mode"] == "optimal":
         console.print(f"No allocation in the file: the optimal line of play ({data['objective']}).")
     for step in data["steps"]:
         style = STATUS_STYLE.get(step["status"], "white")
-        console.print(f"\n[bold]{step['title']}[/] [{style}]({step['status']})[/]",
-                      highlight=False)
+        console.print(f"\n[bold]{step['title']}[/] [{style}]({step['status']})[/]", highlight=False)
         for line in step["text"]:
-            console.print(f"  {line}", highlight=False)
+            console.print(f"  {escape(line)}", highlight=False)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import allocator
 from allocator.errors import InputError
@@ -43,6 +43,7 @@ class Ruleset(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    game: Literal["crossfire"] = Field(description="Which game's profile this is.")
     name: str
     description: str = ""
     values: dict[str, ProfileValue]
@@ -79,12 +80,37 @@ def _load_profile_file(path: Path) -> Ruleset:
         raise InputError(f"cannot read the ruleset: {exc.strerror}", file=str(path)) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file=str(path)) from None
+    if not isinstance(data, dict) or data.get("game") != "crossfire":
+        raise InputError(
+            "not a Crossfire ruleset profile (it lacks `game: crossfire`)", file=str(path)
+        )
     try:
         return Ruleset.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         place = ".".join(str(p) for p in first["loc"])
         raise InputError(first["msg"], file=str(path), place=place) from None
+
+
+def crossfire_profiles() -> list[str]:
+    """The names of the shipped Crossfire profiles (other games' profiles sit beside them)."""
+    names = []
+    for path in sorted((models_dir() / "rulesets").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("game") == "crossfire":
+            names.append(path.stem)
+    return names
+
+
+def _complete(profile: Ruleset, path: Path) -> Ruleset:
+    """A profile of the user's own must set every value the shipped one has, with its type."""
+    reference = load_ruleset("crossfire")
+    missing = sorted(set(reference.values) - set(profile.values))
+    if missing:
+        raise InputError(f"the profile lacks {', '.join(missing)}", file=str(path), place="values")
+    overrides = {key: v.value for key, v in profile.values.items()}
+    reference.with_overrides(overrides, source=str(path))
+    return profile
 
 
 def _profile_path(name_or_path: str, relative_to: Path | None) -> Path:
@@ -94,16 +120,22 @@ def _profile_path(name_or_path: str, relative_to: Path | None) -> Path:
             candidate = relative_to / candidate
         return candidate
     path = models_dir() / "rulesets" / f"{name_or_path}.yaml"
-    if not path.is_file():
-        known = sorted(p.stem for p in (models_dir() / "rulesets").glob("*.yaml"))
-        raise InputError(f"no ruleset '{name_or_path}' (shipped: {', '.join(known)})")
+    if not path.is_file() or name_or_path not in crossfire_profiles():
+        known = ", ".join(crossfire_profiles())
+        raise InputError(f"no Crossfire ruleset '{name_or_path}' (shipped: {known})")
     return path
 
 
 def load_ruleset(spec: str | dict[str, Any] | Any, relative_to: Path | None = None) -> Ruleset:
     """A profile from a name, a path, or ``{"base": ..., "overrides": {...}}``."""
     if isinstance(spec, str):
-        return _load_profile_file(_profile_path(spec, relative_to).resolve())
+        path = _profile_path(spec, relative_to).resolve()
+        profile = _load_profile_file(path)
+        return (
+            profile
+            if path.parent == (models_dir() / "rulesets").resolve()
+            else _complete(profile, path)
+        )
     if not isinstance(spec, dict):
         spec = spec.model_dump()
     base = load_ruleset(spec.get("base", "crossfire"), relative_to)

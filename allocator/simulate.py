@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from allocator.battle import Battle
+from allocator.battle import Battle, Role
 from allocator.errors import InputError
 from allocator.odds import CombatOdds, round_odds
 from allocator.rules import check
@@ -146,8 +146,8 @@ def simulate(battle: Battle, rounds: int, seed: int, objective: str = "sweep") -
     winner = None
     if not left["defender"]:
         winner = "attacker"
-    elif not left["attacker"] or not any(
-        current.role(s) in ("squad", "leader") for s in left["attacker"]
+    elif not any(
+        current.role(s) == Role.squad or current.is_commander(s) for s in left["attacker"]
     ):
         winner = "defender"
     return {"seed": seed, "rounds": history, "left": left, "winner": winner}

@@ -39,6 +39,8 @@ from allocator.schema import Allocation
 
 DONE = (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 ALTERNATIVES_CAP = 1000
+#: CP-SAT deterministic time allowed for counting alternatives and finding the runner-up.
+SIDE_SEARCH_BUDGET = 0.5
 
 
 @dataclass
@@ -63,6 +65,7 @@ class SolveResult:
     odds: list[CombatOdds]
     alternatives: int
     runner_up: Line | None
+    alternatives_complete: bool = True
     searched: int = 0
     warnings: list[str] = field(default_factory=list)
 
@@ -85,6 +88,7 @@ class SolveResult:
             },
             "combats": [c.to_json() for c in self.odds],
             "alternatives": self.alternatives,
+            "alternatives_complete": self.alternatives_complete,
             "runner_up": None
             if runner is None
             else {
@@ -189,17 +193,24 @@ class Search:
         callback: Any = None,
         enumerate_all: bool = False,
         linear: bool = True,
+        budget: float | None = None,
     ) -> tuple[cp_model.CpSolver, int]:
         """Solve; ``linear=False`` drops the LP relaxation, which the exchange objective's
-        one-hot products make slower than plain search (measured with bench/)."""
+        one-hot products make slower than plain search (measured with bench/).
+
+        A ``budget`` (CP-SAT's deterministic time, so that the answer does not depend on the
+        machine's load) marks a side search whose end does not bear on the optimum's proof.
+        """
         solver = new_solver(model, self.remaining())
         if not linear:
             solver.parameters.linearization_level = 0
         if enumerate_all:
             solver.parameters.enumerate_all_solutions = True
             solver.parameters.num_workers = 1
+        if budget is not None:
+            solver.parameters.max_deterministic_time = budget
         status = solver.Solve(model, callback) if callback else solver.Solve(model)
-        if status not in DONE:
+        if status not in DONE and budget is None:
             self.proven = False
         return solver, status
 
@@ -371,13 +382,19 @@ class Search:
 
     # --- alternatives and runner-up for the attacker's choice ------------------------------
 
-    def attack_choices(self, combats: dict[str, list[str]], best: Line) -> tuple[int, Line | None]:
-        """How many other attacks reach ``best.value``, and the best attack that does not."""
+    def attack_choices(
+        self, combats: dict[str, list[str]], best: Line
+    ) -> tuple[int, bool, Line | None]:
+        """How many other attacks reach ``best.value`` (and whether that count is complete),
+        and the best attack that does not."""
         rules, names, terms = self.covering_attack(combats)
         objective = terms.objective_expr()
         rules.model.Maximize(objective)
-        solver, status = self.run(rules.model)
+        solver, status = self.run(
+            rules.model, linear=terms.objective != "exchange", budget=SIDE_SEARCH_BUDGET
+        )
         lines: list[Line] = []
+        complete = status == cp_model.OPTIMAL
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             top = round(solver.ObjectiveValue())
             slack = terms.rounding_slack()
@@ -392,13 +409,16 @@ class Search:
                 )
 
             collector = _Collector(read, cap=ALTERNATIVES_CAP)
-            self.run(window, collector, enumerate_all=True)
+            _, status = self.run(window, collector, enumerate_all=True, budget=SIDE_SEARCH_BUDGET)
+            complete = complete and status == cp_model.OPTIMAL
             for found in dict.fromkeys(collector.found):
                 attack = {names.names[c]: list(ids) for c, ids in enumerate(found) if ids}
                 lines.append(Line(combats, attack, {}, self.evaluate(combats, attack, {})))
             below = rules.model
             below.Add(objective <= top - slack - 1)
-            solver, status = self.run(below)
+            solver, status = self.run(
+                below, linear=terms.objective != "exchange", budget=SIDE_SEARCH_BUDGET
+            )
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 attack = rules.read(solver, names, ATTACK).attack or {}
                 lines.append(Line(combats, attack, {}, self.evaluate(combats, attack, {})))
@@ -407,7 +427,7 @@ class Search:
         same = sum(1 for line in lines if line.value == best.value and line.attack != best.attack)
         worse = [line for line in lines if line.value < best.value]
         runner = max(worse, key=lambda line: line.value, default=None)
-        return same, runner
+        return same, complete, runner
 
 
 def solve(
@@ -440,20 +460,30 @@ def solve(
     if not results:
         raise InputError(
             f"the time limit ({time_limit:g} s) ran out before any line of play was found: "
-            "give more time with --time-limit", file=battle.file,
+            "give more time with --time-limit",
+            file=battle.file,
         )
     if side == "attacker" and given is None:
         results = [min(results, key=lambda line: line.value)]
     if side == "defender":
         best = min(results, key=lambda line: line.value)
         alternatives = sum(1 for line in results if line.value == best.value) - 1
+        complete = search.proven
         worse = [line for line in results if line.value > best.value]
         runner = min(worse, key=lambda line: line.value, default=None)
     else:
         best = results[0]
-        alternatives, runner = search.attack_choices(best.combats, best)
+        alternatives, complete, runner = search.attack_choices(best.combats, best)
     odds = round_odds(battle, best.combats, best.attack, best.reallocate)
     return SolveResult(
-        side, objective, search.proven, best, odds, alternatives, runner, search.searched,
+        side,
+        objective,
+        search.proven,
+        best,
+        odds,
+        alternatives,
+        runner,
+        complete,
+        search.searched,
         warnings,
     )

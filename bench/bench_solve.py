@@ -62,8 +62,9 @@ def oracle_seconds(battle: Battle, objective: str) -> tuple[float, str]:
         for squad_targets in product(names, repeat=len(squads)):
             for leader_targets in product([*names, None], repeat=len(leaders)):
                 attack: dict[str, list[str]] = {}
-                for stand, target in zip(squads + leaders, squad_targets + leader_targets,
-                                         strict=True):
+                for stand, target in zip(
+                    squads + leaders, squad_targets + leader_targets, strict=True
+                ):
                     if target is not None:
                         attack.setdefault(target, []).append(stand)
                 yield attack

@@ -29,7 +29,7 @@ from allocator.rules import RULES
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SCENARIOS = ROOT / "models" / "scenarios"
-EXAMPLES = sorted(SCENARIOS.glob("seed-*.yaml")) + [ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"]
+EXAMPLES = [*sorted(SCENARIOS.glob("seed-*.yaml")), ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"]
 UPDATE = os.environ.get("CFALLOC_UPDATE_GOLDEN") == "1"
 
 

@@ -158,7 +158,9 @@ def test_smg_squad_adds_one_more() -> None:
 
 
 def test_weapon_with_crew() -> None:
-    b = make_battle([stand("h1", "hmg", "coy"), stand("m1", "mortar", "mg"), stand("g1", "gun", "mg")])
+    b = make_battle(
+        [stand("h1", "hmg", "coy"), stand("m1", "mortar", "mg"), stand("g1", "gun", "mg")]
+    )
     assert parts_of(b, ["h1"]) == {"h1 weapon": 1, "h1 crew": -2}
     assert side_total(b, ["m1"], False).total == -1
     assert side_total(b, ["g1"], False).total == -1
@@ -171,8 +173,9 @@ def test_japanese_hmg_squad_takes_no_crew_modifier() -> None:
 
 @pytest.mark.parametrize(("quality", "value"), [("green", -1), ("regular", 0), ("veteran", 1)])
 def test_quality(quality: str, value: int) -> None:
-    b = make_battle([stand("d1", "rifle", "p1", quality=quality), stand("h1", "hmg", "coy",
-                                                                        quality=quality)])
+    b = make_battle(
+        [stand("d1", "rifle", "p1", quality=quality), stand("h1", "hmg", "coy", quality=quality)]
+    )
     assert side_total(b, ["d1"], False).total == 1 + value
     assert side_total(b, ["h1"], False).total == -1 + value
     expected = {"d1 squad": 1} | ({f"d1 {quality}": value} if value else {})
@@ -186,16 +189,22 @@ def test_suppressed() -> None:
 
 def test_leader_best_rating_counts() -> None:
     b = make_battle(
-        [stand("d1", "rifle", "p1"), stand("pc", "pc", "p1", rating=1), stand("cc", "cc", "coy",
-                                                                              rating=2)]
+        [
+            stand("d1", "rifle", "p1"),
+            stand("pc", "pc", "p1", rating=1),
+            stand("cc", "cc", "coy", rating=2),
+        ]
     )
     assert parts_of(b, ["d1", "pc", "cc"]) == {"d1 squad": 1, "cc leads": 2}
 
 
 def test_leader_sum_when_the_profile_says_so() -> None:
     b = make_battle(
-        [stand("d1", "rifle", "p1"), stand("pc", "pc", "p1", rating=1), stand("cc", "cc", "coy",
-                                                                              rating=2)],
+        [
+            stand("d1", "rifle", "p1"),
+            stand("pc", "pc", "p1", rating=1),
+            stand("cc", "cc", "coy", rating=2),
+        ],
         ruleset={"base": "crossfire", "overrides": {"leader_bonus": "sum"}},
     )
     assert parts_of(b, ["d1", "pc", "cc"]) == {"d1 squad": 1, "pc leads": 1, "cc leads": 2}

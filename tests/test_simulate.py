@@ -122,12 +122,6 @@ def test_one_round_only_when_asked() -> None:
     assert len(data["rounds"]) == 1
 
 
-@pytest.mark.xfail(
-    reason="BUG: simulate.simulate stops when the attacker has only a leader who cannot "
-    "assault (a PC who stayed out) but reports winner None ('Outcome: nobody yet'): the "
-    "winner test counts any leader as able to fight, where only squads and a CC/BC can assault",
-    strict=True,
-)
 def test_attacker_left_with_only_a_pc_has_lost() -> None:
     battle = battle_from_data(
         {

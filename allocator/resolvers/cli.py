@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from allocator.errors import InputError
@@ -44,7 +45,9 @@ def input_errors() -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        Console(stderr=True).print(f"[bold red]error:[/] {error}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(
+            f"[bold red]error:[/] {escape(str(error))}", highlight=False
+        )
         raise typer.Exit(2) from None
 
 

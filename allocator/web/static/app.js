@@ -770,7 +770,8 @@ async function start() {
     return;
   }
   const first = list.find((item) => item.name.startsWith("seed-")) ?? list[0];
-  if (first) {
+  // The player may have pasted or uploaded a scenario while the list was loading: keep it.
+  if (first && state.loadTicket === 0) {
     $("scenario-select").value = first.name;
     await loadShipped(first.name);
   }

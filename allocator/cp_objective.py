@@ -18,9 +18,8 @@ from itertools import combinations_with_replacement
 from math import prod
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from allocator.battle import Role
+from allocator.cpsat import cp_model
 from allocator.model import RulesModel
 from allocator.odds import DIFF_LIMIT, leader_rating, stand_value, win_probability
 

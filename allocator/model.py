@@ -24,9 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from allocator.battle import Battle, Role
+from allocator.cpsat import cp_model
 from allocator.rules import troops_in_building
 from allocator.schema import Allocation
 

@@ -27,10 +27,9 @@ from fractions import Fraction
 from string import ascii_uppercase
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from allocator.battle import Battle, Role
 from allocator.cp_objective import OddsTerms
+from allocator.cpsat import cp_model
 from allocator.errors import InputError
 from allocator.model import ATTACK, GROUPING, REALLOCATION, RulesModel, SlotNames, new_solver
 from allocator.odds import OBJECTIVES, CombatOdds, round_odds

@@ -114,7 +114,7 @@ def wound_chance(
 
 def allocate(problem: AllocationProblem, profile: InfinityProfile | None = None) -> ContactPlan:
     """Solve the arrangement with CP-SAT (imported here: it costs a third of a second)."""
-    from ortools.sat.python import cp_model
+    from allocator.cpsat import cp_model
 
     rules = profile or default_profile()
     target = problem.enemy(problem.target)

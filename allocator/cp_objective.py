@@ -50,10 +50,6 @@ class OddsTerms:
 
     # --- the table ---------------------------------------------------------------------
 
-    def _index(self, diff: int, dice: tuple[int, int]) -> int:
-        na, nd = self.max_dice
-        return ((diff + DIFF_LIMIT) * (na + 1) + dice[0]) * (nd + 1) + dice[1]
-
     def _table(self) -> list[Fraction]:
         na, nd = self.max_dice
         table = []
@@ -85,9 +81,9 @@ class OddsTerms:
         base = sum(
             sum(v for _, v in stand_value(ruleset, b, s)) * members[s] for s in squads + weapons
         )
-        has_squad = rules._reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
-        has_commander = rules._reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
-        as_squad = rules._reify_and([has_commander, has_squad.Not()], f"o_as{attacking}{c}")
+        has_squad = rules.reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
+        has_commander = rules.reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
+        as_squad = rules.reify_and([has_commander, has_squad.Not()], f"o_as{attacking}{c}")
         bonuses = []
         for leader in leaders:
             rating = leader_rating(b, leader)
@@ -97,8 +93,8 @@ class OddsTerms:
                 eligible = members[leader]
             else:
                 own = [members[s] for s in squads + weapons if b.commands(leader, s)]
-                eligible = rules._reify_and(
-                    [members[leader], rules._reify_or(own, f"o_own{leader}{c}")],
+                eligible = rules.reify_and(
+                    [members[leader], rules.reify_or(own, f"o_own{leader}{c}")],
                     f"o_el{leader}{c}",
                 )
             bonuses.append(rating * eligible)
@@ -114,15 +110,15 @@ class OddsTerms:
         fighting = [has_squad, has_commander] + [members[w] for w in weapons]
         if not ruleset.value("lone_noncombatant_loses"):
             others = [members[s] for s in ids if b.role(s) == Role.noncombatant]
-            lone = rules._reify_and(
+            lone = rules.reify_and(
                 [
-                    rules._reify_or(others, f"o_nc{attacking}{c}"),
-                    rules._reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not(),
+                    rules.reify_or(others, f"o_nc{attacking}{c}"),
+                    rules.reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not(),
                 ],
                 f"o_lone{attacking}{c}",
             )
             fighting.append(lone)
-        can_fight = rules._reify_or(fighting, f"o_cf{attacking}{c}")
+        can_fight = rules.reify_or(fighting, f"o_cf{attacking}{c}")
         return total, fighters, can_fight
 
     def _combat(self, c: int) -> None:

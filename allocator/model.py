@@ -91,7 +91,7 @@ class RulesModel:
     def _bool(self, name: str) -> cp_model.IntVar:
         return self.model.NewBoolVar(name)
 
-    def _reify_or(self, literals: Sequence[Any], name: str) -> Any:
+    def reify_or(self, literals: Sequence[Any], name: str) -> Any:
         if not literals:
             return self.model.NewConstant(0)
         flag = self._bool(name)
@@ -100,13 +100,13 @@ class RulesModel:
             self.model.AddImplication(lit, flag)
         return flag
 
-    def _reify_and(self, literals: Sequence[Any], name: str) -> Any:
+    def reify_and(self, literals: Sequence[Any], name: str) -> Any:
         flag = self._bool(name)
         self.model.AddBoolAnd(literals).OnlyEnforceIf(flag)
         self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(flag.Not())
         return flag
 
-    def _reify_at_least(self, expr: Any, bound: int, name: str) -> Any:
+    def reify_at_least(self, expr: Any, bound: int, name: str) -> Any:
         flag = self._bool(name)
         self.model.Add(expr >= bound).OnlyEnforceIf(flag)
         self.model.Add(expr < bound).OnlyEnforceIf(flag.Not())
@@ -118,8 +118,7 @@ class RulesModel:
         m = self.model
         self.x = {(s, c): self._bool(f"x[{s},{c}]") for s in self.defenders for c in self.slots}
         self.used = {
-            c: self._reify_or([self.x[s, c] for s in self.defenders], f"used{c}")
-            for c in self.slots
+            c: self.reify_or([self.x[s, c] for s in self.defenders], f"used{c}") for c in self.slots
         }
         for s in self.defenders:  # 1c
             m.AddExactlyOne(self.x[s, c] for c in self.slots)
@@ -129,8 +128,8 @@ class RulesModel:
         for c in self.slots:
             m.Add(sum(self.x[s, c] for s in squads) <= 1)  # 1a
             m.Add(sum(self.x[w, c] for w in weapons) <= 1)  # 2b
-            self.has_squad[c] = self._reify_or([self.x[s, c] for s in squads], f"hasS{c}")
-            self.has_weapon[c] = self._reify_or([self.x[w, c] for w in weapons], f"hasW{c}")
+            self.has_squad[c] = self.reify_or([self.x[s, c] for s in squads], f"hasS{c}")
+            self.has_weapon[c] = self.reify_or([self.x[w, c] for w in weapons], f"hasW{c}")
         self._commander_heads()
         self._weapons_join()
         self._leaders_join()
@@ -140,8 +139,8 @@ class RulesModel:
         m = self.model
         no_squads = not self.of_role[Role.squad]
         for c in self.slots:
-            has_commander = self._reify_or([self.x[k, c] for k in self.commanders], f"hasK{c}")
-            self.commander_head[c] = self._reify_and(
+            has_commander = self.reify_or([self.x[k, c] for k in self.commanders], f"hasK{c}")
+            self.commander_head[c] = self.reify_and(
                 [has_commander, self.has_squad[c].Not()], f"hK{c}"
             )
             for k in self.commanders:
@@ -207,17 +206,17 @@ class RulesModel:
         m.AddBoolOr(list(self.y.values()))  # somebody assaults (4e)
         n_combats = sum(self.used.values())
         self.covered = {
-            c: self._reify_or([self.y[a, c] for a in squads], f"cov{c}") for c in self.slots
+            c: self.reify_or([self.y[a, c] for a in squads], f"cov{c}") for c in self.slots
         }
         cover_goal = m.NewIntVar(0, len(self.slots), "cover_goal")
         m.AddMinEquality(cover_goal, [len(squads), n_combats])
         m.Add(sum(self.covered.values()) >= cover_goal)  # 4a
-        self.fewer = self._reify_at_least(n_combats, len(squads) + 1, "fewer")
+        self.fewer = self.reify_at_least(n_combats, len(squads) + 1, "fewer")
         self.acting: dict[tuple[str, int], Any] = {}
         covered_with = []
         for c in self.slots:
             joined = [self.y[k, c] for k in commanders]
-            has_commander = self._reify_or(joined, f"attK{c}")
+            has_commander = self.reify_or(joined, f"attK{c}")
             for k in commanders:
                 act = self._bool(f"act[{k},{c}]")
                 m.AddImplication(act, self.y[k, c])
@@ -228,7 +227,7 @@ class RulesModel:
                 [self.fewer, self.covered[c].Not(), has_commander]
             )
             m.Add(sum(self.acting[k, c] for k in commanders) <= 1)
-            covered_with.append(self._reify_or([self.covered[c], has_commander], f"cov2{c}"))
+            covered_with.append(self.reify_or([self.covered[c], has_commander], f"cov2{c}"))
         goal_4b = m.NewIntVar(0, len(self.slots), "goal_4b")
         m.AddMinEquality(
             goal_4b,
@@ -251,7 +250,7 @@ class RulesModel:
                 if needs_own:
                     m.AddBoolOr([self.y[s, c] for s in own]).OnlyEnforceIf(self.y[leader, c])
         self.opposed = {
-            c: self._reify_or([self.y[a, c] for a in self.attackers], f"opp{c}") for c in self.slots
+            c: self.reify_or([self.y[a, c] for a in self.attackers], f"opp{c}") for c in self.slots
         }
 
     # --- step 6 ---------------------------------------------------------------------------
@@ -262,17 +261,17 @@ class RulesModel:
         self.stay, self.leave, self.moves = {}, {}, {}
         for s in self.defenders:
             for c in self.slots:
-                self.stay[s, c] = self._reify_and([self.x[s, c], self.opposed[c]], f"st[{s},{c}]")
-                self.leave[s, c] = self._reify_and(
+                self.stay[s, c] = self.reify_and([self.x[s, c], self.opposed[c]], f"st[{s},{c}]")
+                self.leave[s, c] = self.reify_and(
                     [self.x[s, c], self.opposed[c].Not()], f"un[{s},{c}]"
                 )
                 m.AddImplication(self.z[s, c], self.opposed[c])  # 6a
-            self.moves[s] = self._reify_or([self.leave[s, c] for c in self.slots], f"mv[{s}]")
+            self.moves[s] = self.reify_or([self.leave[s, c] for c in self.slots], f"mv[{s}]")
             m.Add(sum(self.z[s, c] for c in self.slots) == self.moves[s])  # 6a, 6c
         if not self.battle.ruleset.value("reallocate_one_by_one"):
             self._move_whole_combats()
         self.final = {
-            (s, c): self._reify_or([self.stay[s, c], self.z[s, c]], f"f[{s},{c}]")
+            (s, c): self.reify_or([self.stay[s, c], self.z[s, c]], f"f[{s},{c}]")
             for s in self.defenders
             for c in self.slots
         }
@@ -294,9 +293,9 @@ class RulesModel:
         """6b, unless every placement of the moving stands breaks it."""
         m = self.model
         is_head = {
-            k: self._reify_or(
+            k: self.reify_or(
                 [
-                    self._reify_and([self.x[k, c], self.has_squad[c].Not()], f"kh[{k},{c}]")
+                    self.reify_and([self.x[k, c], self.has_squad[c].Not()], f"kh[{k},{c}]")
                     for c in self.slots
                 ],
                 f"isHead[{k}]",
@@ -307,7 +306,7 @@ class RulesModel:
 
         def balance_of(member: dict[tuple[str, int], Any], c: int, name: str) -> Any:
             heads = [
-                self._reify_and([member[k, c], is_head[k]], f"{name}h[{k},{c}]")
+                self.reify_and([member[k, c], is_head[k]], f"{name}h[{k},{c}]")
                 for k in self.commanders
             ]
             balance = m.NewIntVar(-bound, bound, f"{name}{c}")
@@ -332,14 +331,14 @@ class RulesModel:
         )
         if self.battle.ruleset.value("reallocate_one_by_one"):  # every stand is an item
             heads = [
-                self._reify_and([self.moves[k], is_head[k]], f"mh[{k}]") for k in self.commanders
+                self.reify_and([self.moves[k], is_head[k]], f"mh[{k}]") for k in self.commanders
             ]
             givers = given = sum(self.moves[s] for s in self.of_role[Role.squad]) + sum(heads)
             weapons = sum(self.moves[w] for w in self.of_role[Role.weapon])
         else:  # every unopposed combat is an item
             items = [split(balance_of(self.leave, c, "whole"), f"whole{c}") for c in self.slots]
             givers = sum(
-                self._reify_at_least(plus, 1, f"giver{i}") for i, (plus, _) in enumerate(items)
+                self.reify_at_least(plus, 1, f"giver{i}") for i, (plus, _) in enumerate(items)
             )
             given = sum(plus for plus, _ in items)
             weapons = sum(minus for _, minus in items)

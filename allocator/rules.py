@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from allocator.battle import Battle, Role
-from allocator.schema import Allocation, StandType
+from allocator.schema import Allocation
 from allocator.violations import Violation
 
 
@@ -146,8 +146,6 @@ RULES: dict[str, Rule] = {
         Rule("6c", 6, "When every combat has attackers there is nothing to reallocate."),
     ]
 }
-
-SQUAD_TYPES = frozenset({StandType.rifle, StandType.smg, StandType.engineer, StandType.jhmg})
 
 
 def violation(rule: str, message: str, stands: Iterable[str]) -> Violation:

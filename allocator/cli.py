@@ -161,11 +161,25 @@ def explain(file: FileArg, objective: Objective = "sweep", as_json: JsonOpt = Fa
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of scenario files."""
-    from allocator.schema import scenario_json_schema
+def schema(
+    name: Annotated[
+        str,
+        typer.Argument(help="Which file format: scenario, organisation, crossfire-profile, ..."),
+    ] = "scenario",
+    list_formats: Annotated[bool, typer.Option("--list", help="List the file formats.")] = False,
+) -> None:
+    """Print the JSON Schema of a file format (scenario files by default)."""
 
-    print_json(scenario_json_schema())
+    def body() -> int:
+        from allocator.file_formats import FORMATS, json_schema
+
+        if list_formats:
+            sys.stdout.write("\n".join(sorted(FORMATS)) + "\n")
+        else:
+            print_json(json_schema(name))
+        return 0
+
+    run_guarded(body)
 
 
 def _mount_web() -> None:

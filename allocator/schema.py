@@ -175,11 +175,3 @@ class Organisation(Strict):
     nation: str | None = None
     units: list[Unit]
     stands: list[Stand]
-
-
-def scenario_json_schema() -> dict[str, Any]:
-    """The JSON Schema of scenario files (committed as models/schema/scenario.schema.json)."""
-    schema = Scenario.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://cfalloc.invalid/schema/scenario.schema.json"
-    return schema

@@ -210,7 +210,7 @@ def _gap(objective: str, delta: Any) -> str:
 
 
 def explain_optimal(battle: Battle, objective: str) -> list[dict[str, Any]]:
-    from allocator.solve import describe_changes, describe_value, solve
+    from allocator.solve import SolveResult, describe_changes, describe_value, solve
 
     defender = solve(battle, "defender", objective)
     line = defender.line
@@ -219,24 +219,24 @@ def explain_optimal(battle: Battle, objective: str) -> list[dict[str, Any]]:
     )
     steps = explain_allocation(battle, line.allocation())
     value = describe_value(objective, line.value)
-    why_group = f"Best grouping for the defender: against the attacker's best answer, {value}."
-    if defender.runner_up is not None:
-        runner = defender.runner_up
-        why_group += (
-            f" The runner-up ({describe_changes(line.combats, runner.combats)}) would give "
-            f"{describe_value(objective, runner.value)}: "
+
+    def against_runner_up(result: SolveResult, part: str) -> str:
+        runner = result.runner_up
+        if runner is None:
+            return ""
+        return (
+            f" The runner-up ({describe_changes(getattr(line, part), getattr(runner, part))}) "
+            f"gives {describe_value(objective, runner.value)}: "
             f"{_gap(objective, runner.value - line.value)} for the attacker."
         )
-    why_attack = f"Best answer for the attacker: {value}."
-    if attacker.runner_up is not None:
-        runner = attacker.runner_up
-        why_attack += (
-            f" The runner-up ({describe_changes(line.attack, runner.attack)}) gives "
-            f"{describe_value(objective, runner.value)}: "
-            f"{_gap(objective, runner.value - line.value)} for the attacker."
-        )
-    steps[1]["text"].append(why_group)
-    steps[4]["text"].append(why_attack)
+
+    steps[1]["text"].append(
+        f"Best grouping for the defender: against the attacker's best answer, {value}."
+        + against_runner_up(defender, "combats")
+    )
+    steps[4]["text"].append(
+        f"Best answer for the attacker: {value}." + against_runner_up(attacker, "attack")
+    )
     if line.reallocate:
         steps[6]["text"].append(
             "The defender's best moves: "

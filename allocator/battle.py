@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
+from math import dist
 from pathlib import Path
 from typing import Any
 
@@ -250,10 +251,17 @@ class Battle:
         return side.org.same_organisation(self.stand(weapon_id).unit, self.stand(stand_id).unit)
 
     def near(self, leader_id: str, stand_id: str) -> bool:
-        """Within one stand width (5a): as the scenario states, either way round."""
+        """Within one stand width (5a): as the scenario states (either way round), or by the
+        stands' positions: centres at most ``near_centres`` stand widths apart."""
         if self.scenario.round > 1 and self.ruleset.value("later_rounds_all_near"):
             return True
-        return stand_id in self.stand(leader_id).near or leader_id in self.stand(stand_id).near
+        leader, stand = self.stand(leader_id), self.stand(stand_id)
+        if stand_id in leader.near or leader_id in stand.near:
+            return True
+        if leader.position is None or stand.position is None:
+            return False
+        reach = self.ruleset.value("near_centres") * self.scenario.stand_width
+        return dist(leader.position, stand.position) <= reach
 
     def with_allocation(self, allocation: Allocation | None) -> Battle:
         scenario = self.scenario.model_copy(update={"allocation": allocation})

@@ -13,8 +13,8 @@ clamps their difference, and looks the result up in a table of exact probabiliti
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from fractions import Fraction
-from itertools import combinations_with_replacement
 from math import prod
 from typing import Any
 
@@ -206,10 +206,7 @@ class OddsTerms:
         log_of_level = {self.level_of[i]: log for i, log in enumerate(self.logs)}
         logs = [log_of_level[level] for level in range(len(self.levels))]
         found = prod((self.levels[level] ** n for level, n in enumerate(counts)), start=Fraction(1))
-        slots = sum(counts)
-        for combo in combinations_with_replacement(range(len(self.levels)), slots):
-            if not low <= sum(logs[level] for level in combo) <= high:
-                continue
+        for combo in _combos_in_window(logs, sum(counts), low, high):
             value = prod((self.levels[level] for level in combo), start=Fraction(1))
             if (value > found) if maximise else (value < found):
                 return True
@@ -249,6 +246,27 @@ class OddsTerms:
             m.Add(sum(hits) == wanted).OnlyEnforceIf(ne.Not())
             differs.append(ne)
         m.AddBoolOr(differs)
+
+
+def _combos_in_window(
+    logs: list[int], size: int, low: int, high: int, start: int = 0, total: int = 0
+) -> Iterator[tuple[int, ...]]:
+    """Multisets of ``size`` indices into ascending ``logs`` whose logs sum into [low, high].
+
+    >>> list(_combos_in_window([-5, -1, 0], 2, -2, -1))
+    [(1, 1), (1, 2)]
+    """
+    if size == 0:
+        if low <= total <= high:
+            yield ()
+        return
+    for level in range(start, len(logs)):
+        if total + size * logs[level] > high:
+            return
+        if total + logs[level] + (size - 1) * logs[-1] < low:
+            continue
+        for rest in _combos_in_window(logs, size - 1, low, high, level, total + logs[level]):
+            yield (level, *rest)
 
 
 def _scaled_log(p: Fraction) -> int:

@@ -92,6 +92,7 @@ def _load_profile_file(path: Path) -> Ruleset:
         raise InputError(first["msg"], file=str(path), place=place) from None
 
 
+@cache
 def crossfire_profiles() -> list[str]:
     """The names of the shipped Crossfire profiles (other games' profiles sit beside them)."""
     names = []

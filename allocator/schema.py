@@ -80,6 +80,11 @@ class Stand(Strict):
     )
     quality: Quality = Quality.regular
     suppressed: bool = False
+    position: tuple[float, float] | None = Field(
+        default=None,
+        description="Where the stand's centre is on the table (x, y), in the scenario's "
+        "`stand_width` units; attackers with positions are near each other when close enough.",
+    )
     near: list[Id] = Field(
         default_factory=list,
         description="Attacking stands within one stand width of this one (attacker leaders).",
@@ -94,6 +99,7 @@ class PresentStand(Strict):
     quality: Quality | None = None
     suppressed: bool | None = None
     near: list[Id] | None = None
+    position: tuple[float, float] | None = None
 
 
 class Force(Strict):
@@ -156,6 +162,9 @@ class Scenario(Strict):
     round: int = Field(default=1, ge=1, description="Round of the fight (7b); later rounds differ.")
     surprise: bool = Field(
         default=False, description="Hidden defenders who have not fired surprise the attacker."
+    )
+    stand_width: float = Field(
+        default=1.0, gt=0, description="One stand width, in the units of the stands' positions."
     )
     building: Building = Field(default_factory=Building)
     defender: Force

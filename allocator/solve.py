@@ -142,7 +142,7 @@ def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
     """Stands with equal signatures are interchangeable for every rule and every odds."""
     info = battle.stand(stand)
     side = battle.side(battle.side_of(stand))
-    near = set(info.near) | {o for o, other in side.stands.items() if stand in other.near}
+    near = {other for other in side.stands if other != stand and battle.near(stand, other)}
     return (info.type, info.unit, info.rating, info.quality, info.suppressed, tuple(sorted(near)))
 
 

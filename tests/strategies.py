@@ -97,6 +97,8 @@ def scenarios(draw: Any, max_defenders: int = 4, max_attackers: int = 4) -> dict
     for a in attackers:
         if a["type"] in ("pc", "cc", "bc", "commissar"):
             a["near"] = draw(st.lists(st.sampled_from(fighting), unique=True, max_size=3))
+        if draw(st.integers(0, 2)) == 0:  # near by position as well (5a)
+            a["position"] = [draw(st.integers(0, 4)), draw(st.integers(0, 2))]
     overrides = draw(
         st.fixed_dictionaries(
             {},

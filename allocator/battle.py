@@ -142,6 +142,7 @@ class SideForce:
 
     name: SideName
     stands: dict[str, Stand]
+    units: list[Unit]
     org: OrgGraph
 
     def ids(self, role: Role | None = None) -> list[str]:
@@ -331,7 +332,7 @@ def battle_from_scenario(
             by_id[stand.id] = stand
         if not by_id:
             raise InputError(f"the {side} has no stands in this fight", file=file, place=side)
-        sides[side] = SideForce(side, by_id, org)
+        sides[side] = SideForce(side, by_id, units, org)
     for side in ("defender", "attacker"):
         for stand in sides[side].stands.values():
             for other in stand.near:

@@ -56,12 +56,14 @@ def requirements(battle: Battle, step: int) -> list[str]:
             "not count."
         ]
     if step == 1:
-        lines = [f"Every squad is a combat of its own (1a): {_list(squads)}."]
+        lines = [
+            f"Every squad is a combat of its own (1a): {_list(squads)}."
+            if squads
+            else "The defender has no squad in the building."
+        ]
         if commanders and not squads:
-            lines.append(
-                f"No squad is present, so {_list(commanders)} must each form a combat "
-                "of his own (1b)."
-            )
+            who = "each CC and BC" if len(commanders) > 1 else commanders[0]
+            lines.append(f"So {who} must form a combat of his own (1b).")
         elif commanders:
             lines.append(
                 f"{_list(commanders)} may form a combat of his own (1b), though the "

@@ -68,37 +68,39 @@ def roll_round(battle: Battle, allocation: Allocation, rng: random.Random) -> di
     return {"combats": combats, "removed": lost}
 
 
-def survivors(battle: Battle, removed: dict[str, list[str]]) -> Battle:
-    """The battle of the next round (7b): the survivors, every attacker near every other."""
+def survivors(battle: Battle, left: dict[str, list[str]]) -> Battle:
+    """The battle of the next round (7b): only the survivors, nearness among survivors only."""
     from allocator.battle import battle_from_scenario
 
-    sides = {}
+    forces = {}
     for side in ("defender", "attacker"):
         force = battle.side(side)
-        stands = [s for i, s in force.stands.items() if i not in removed[side]]
-        units = list(getattr(battle.scenario, side).units)
-        if getattr(battle.scenario, side).organisation is not None:
-            from allocator.battle import load_organisation
-
-            units = (
-                list(
-                    load_organisation(
-                        getattr(battle.scenario, side).organisation, battle.file, side
-                    ).units
-                )
-                + units
-            )
-        sides[side] = Force(units=units, stands=stands)
+        alive = set(left[side])
+        stands = [
+            stand.model_copy(update={"near": [n for n in stand.near if n in alive]})
+            for stand_id, stand in force.stands.items()
+            if stand_id in alive
+        ]
+        forces[side] = Force(units=force.units, stands=stands)
     scenario = battle.scenario.model_copy(
         update={
-            "defender": sides["defender"],
-            "attacker": sides["attacker"],
+            "defender": forces["defender"],
+            "attacker": forces["attacker"],
             "allocation": None,
             "round": battle.scenario.round + 1,
             "expect": None,
         }
     )
     return battle_from_scenario(scenario, battle.file)
+
+
+def fight_over(battle: Battle, left: dict[str, list[str]]) -> str | None:
+    """The winner once a side has nothing left that can fight on in the building (7b)."""
+    if not left["defender"]:
+        return "attacker"
+    if not any(battle.role(s) == Role.squad or battle.is_commander(s) for s in left["attacker"]):
+        return "defender"
+    return None
 
 
 def first_allocation(battle: Battle, objective: str) -> Allocation:
@@ -129,28 +131,23 @@ def simulate(battle: Battle, rounds: int, seed: int, objective: str = "sweep") -
         history.append(
             {"round": number, "allocation": allocation.model_dump(mode="json"), **result}
         )
-        if not any(result["removed"].values()):
+        left = {
+            side: [s for s in current.side(side).stands if s not in result["removed"][side]]
+            for side in ("defender", "attacker")
+        }
+        winner = fight_over(current, left)
+        if winner is not None or number == rounds:
             break
-        try:
-            current = survivors(current, result["removed"])
-        except InputError:
-            break
+        current = survivors(current, left)
         from allocator.solve import solve
 
         allocation = solve(current, "defender", objective).line.allocation()
-    last = history[-1]
-    left = {
-        side: sorted(set(current.side(side).stands) - set(last["removed"][side]))
-        for side in ("defender", "attacker")
+    return {
+        "seed": seed,
+        "rounds": history,
+        "left": {k: sorted(v) for k, v in left.items()},
+        "winner": winner,
     }
-    winner = None
-    if not left["defender"]:
-        winner = "attacker"
-    elif not any(
-        current.role(s) == Role.squad or current.is_commander(s) for s in left["attacker"]
-    ):
-        winner = "defender"
-    return {"seed": seed, "rounds": history, "left": left, "winner": winner}
 
 
 def trials(battle: Battle, count: int, seed: int, objective: str = "sweep") -> dict[str, Any]:

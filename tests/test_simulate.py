@@ -144,3 +144,15 @@ def test_attacker_left_with_only_a_pc_has_lost() -> None:
     for data in held:
         assert data["left"]["attacker"] == ["apc"]
         assert data["winner"] == "defender"
+
+
+def test_later_rounds_go_on_after_a_leader_loses_the_squads_he_was_near() -> None:
+    """Round 1 removes squads named in a surviving leader's `near`: round 2 must still run."""
+    from allocator.battle import load_battle
+    from allocator.simulate import simulate
+
+    battle = load_battle("bench/company-v-town-house.yaml")
+    result = simulate(battle, rounds=5, seed=7)
+    assert len(result["rounds"]) >= 2
+    assert result["winner"] == "attacker"  # seed 7: the attacker takes the house in round 2
+    assert result["left"]["defender"] == []

@@ -1,0 +1,70 @@
+"""Bad input never crashes: mangled scenarios give a result or an InputError, nothing else."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from allocator import service
+from allocator.errors import InputError
+
+BASE = yaml.safe_load(open("models/scenarios/seed-2hmg-1squad-v-4.yaml", encoding="utf-8"))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.text(max_size=6),
+    st.sampled_from(["d1", "h1", "a1", "A", "B", "1plt", "rifle", "cc", "platoon", "Z"]),
+    st.lists(st.sampled_from(["d1", "h1", "h2", "a1", "a2", "x"]), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["id", "type", "unit", "A", "d1"]), st.text(max_size=3), max_size=2
+    ),
+)
+
+
+def paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += paths(value, (*prefix, index))
+    return found
+
+
+@st.composite
+def mangled(draw: Any) -> Any:
+    data = copy.deepcopy(BASE)
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(paths(data)[1:]))
+        parent = data
+        for step in where[:-1]:
+            parent = parent[step]
+        if draw(st.booleans()):
+            parent[where[-1]] = draw(JUNK)
+        elif isinstance(parent, dict):
+            del parent[where[-1]]
+        else:
+            parent.pop(where[-1])
+    return data
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(mangled())
+def test_mangled_scenarios_give_an_answer_or_one_input_error(data: Any) -> None:
+    for answer in (
+        lambda: service.check_json(data),
+        lambda: service.explain_json(data),
+        lambda: service.solve_json(data, "attacker", "sweep", time_limit=2),
+    ):
+        try:
+            result = answer()
+        except InputError as error:
+            assert error.problem and "Traceback" not in str(error)
+        else:
+            assert isinstance(result, dict)

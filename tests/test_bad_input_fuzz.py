@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from allocator import service
 from allocator.errors import InputError
 
-BASE = yaml.safe_load(open("models/scenarios/seed-2hmg-1squad-v-4.yaml", encoding="utf-8"))
+BASE = yaml.safe_load(Path("models/scenarios/seed-2hmg-1squad-v-4.yaml").read_text("utf-8"))
 JUNK = st.one_of(
     st.none(),
     st.booleans(),

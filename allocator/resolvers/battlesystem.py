@@ -25,8 +25,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from allocator.errors import InputError
-from allocator.resolvers.common import Resolution, load_profile
+from allocator.resolvers.common import Resolution, load_profile, row_reached
 from allocator.violations import Violation
 
 OUTSIDE = "outside"
@@ -50,10 +49,12 @@ class BattlesystemProfile(BaseModel):
     indoor_gap_per_figure_in: float = Field(gt=0)
 
     def row(self, charisma: int) -> CommandRow:
-        rows = [row for row in self.command if charisma >= row.min_charisma]
-        if not rows:
-            raise InputError(f"no command row in the profile for charisma {charisma}")
-        return max(rows, key=lambda row: row.min_charisma)
+        return row_reached(
+            self.command,
+            lambda row: row.min_charisma,
+            charisma,
+            f"no command row in the profile for charisma {charisma}",
+        )
 
 
 @cache

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -118,3 +119,20 @@ def load_engagement(model: type[ModelT], path: Path) -> ModelT:
 def load_profile(model: type[ModelT], name: str, path: Path | None = None) -> ModelT:
     """A ruleset profile: ``path`` if given, else ``models/rulesets/<name>.yaml``."""
     return load_engagement(model, path or models_dir() / "rulesets" / f"{name}.yaml")
+
+
+RowT = TypeVar("RowT")
+
+
+def row_reached(
+    rows: list[RowT], threshold: Callable[[RowT], int], value: int, missing: str
+) -> RowT:
+    """The profile row with the largest threshold that ``value`` reaches.
+
+    >>> row_reached([1, 5, 10], lambda t: t, 7, "none")
+    5
+    """
+    reached = [row for row in rows if value >= threshold(row)]
+    if not reached:
+        raise InputError(missing)
+    return max(reached, key=threshold)

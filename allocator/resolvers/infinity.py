@@ -24,7 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.errors import InputError
-from allocator.resolvers.common import Resolution, load_profile
+from allocator.resolvers.common import Resolution, load_profile, row_reached
 from allocator.violations import Violation
 
 FACES = 20
@@ -57,10 +57,12 @@ class InfinityProfile(BaseModel):
 
     def contact_limit(self, base_mm: int) -> ContactLimit:
         """The limit row for a base: the largest ``min_base_mm`` the base reaches."""
-        rows = [row for row in self.contact_limits if base_mm >= row.min_base_mm]
-        if not rows:
-            raise InputError(f"no contact limit in the profile for a {base_mm} mm base")
-        return max(rows, key=lambda row: row.min_base_mm)
+        return row_reached(
+            self.contact_limits,
+            lambda row: row.min_base_mm,
+            base_mm,
+            f"no contact limit in the profile for a {base_mm} mm base",
+        )
 
 
 @cache

@@ -15,8 +15,6 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 
 from playwright.sync_api import expect
 
-import allocator.service
-
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -24,17 +22,6 @@ SEED = "seed-2hmg-1squad-v-4"
 #: The seed's legal line: the company HMG pairs with the squad, the battalion HMG fights alone.
 LEGAL_COMBATS = {"A": ["d1", "h1"], "B": ["h2"]}
 LEGAL_ATTACK = {"A": ["a1", "a2"], "B": ["a3", "a4"]}
-
-needs_solve = pytest.mark.skipif(
-    not hasattr(allocator.service, "solve_json"), reason="service.solve_json is not written yet"
-)
-needs_simulate = pytest.mark.skipif(
-    not hasattr(allocator.service, "simulate_json"),
-    reason="service.simulate_json is not written yet",
-)
-needs_explain = pytest.mark.skipif(
-    not hasattr(allocator.service, "explain_json"), reason="service.explain_json is not written yet"
-)
 
 
 def screenshot(page: Any, name: str) -> None:
@@ -142,6 +129,26 @@ def test_attacker_breaking_step_4_is_reported(page: Any) -> None:
     expect(page.get_by_test_id("combat-B")).to_contain_text("no attacker")
 
 
+def test_counters_are_dragged_into_combats_and_back(page: Any) -> None:
+    open_seed(page, empty=True)
+    page.get_by_test_id("counter-d1").drag_to(page.get_by_test_id("new-combat"))
+    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-d1")).to_be_visible()
+    page.get_by_test_id("counter-h1").drag_to(page.get_by_test_id("combat-A"))
+    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-h1")).to_be_visible()
+    page.get_by_test_id("counter-h1").drag_to(page.get_by_test_id("defender-pool"))
+    expect(page.get_by_test_id("defender-pool").get_by_test_id("counter-h1")).to_be_visible()
+    page.get_by_test_id("counter-h2").drag_to(page.get_by_test_id("new-combat"))
+    page.get_by_test_id("counter-h1").drag_to(page.get_by_test_id("combat-A"))
+    page.get_by_test_id("step-2").click()
+    for combat, attackers in LEGAL_ATTACK.items():
+        for attacker in attackers:
+            page.get_by_test_id(f"counter-{attacker}").drag_to(
+                page.get_by_test_id(f"combat-{combat}")
+            )
+    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-a1")).to_be_visible()
+    expect(page.get_by_test_id("check-status")).to_have_attribute("data-state", "legal")
+
+
 def test_stand_goes_back_to_its_pool(page: Any) -> None:
     open_seed(page, empty=True)
     put(page, "d1", "new")
@@ -207,7 +214,6 @@ def test_uploaded_yaml_file_becomes_the_board(page: Any, tmp_path: Path) -> None
     expect(page.get_by_test_id("scenario-error")).to_be_hidden()
 
 
-@needs_solve
 def test_best_split_shows_each_combats_odds(page: Any) -> None:
     open_seed(page, empty=True)
     page.get_by_test_id("solve-defender").click()
@@ -225,7 +231,6 @@ def test_best_split_shows_each_combats_odds(page: Any) -> None:
     screenshot(page, "page-solve.png")
 
 
-@needs_solve
 def test_best_answer_for_the_attacker_keeps_the_defender_combats(page: Any) -> None:
     open_seed(page, empty=True)
     put(page, "d1", "new")
@@ -237,7 +242,6 @@ def test_best_answer_for_the_attacker_keeps_the_defender_combats(page: Any) -> N
     assert "d1" in combat_members(page, "A") and "h2" in combat_members(page, "B")
 
 
-@needs_simulate
 def test_rolling_the_dice_says_who_won_each_combat(page: Any) -> None:
     open_seed(page, empty=True)
     build_legal_line(page)
@@ -251,7 +255,6 @@ def test_rolling_the_dice_says_who_won_each_combat(page: Any) -> None:
     screenshot(page, "page-dice.png")
 
 
-@needs_simulate
 def test_rolling_an_incomplete_allocation_explains_why_not(page: Any) -> None:
     open_seed(page, empty=True)
     put(page, "d1", "new")
@@ -259,7 +262,6 @@ def test_rolling_an_incomplete_allocation_explains_why_not(page: Any) -> None:
     expect(page.get_by_test_id("roll-error")).to_be_visible()
 
 
-@needs_explain
 def test_explain_walks_through_the_steps(page: Any) -> None:
     open_seed(page)
     page.get_by_test_id("explain").click()

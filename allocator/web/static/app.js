@@ -11,14 +11,15 @@ const ROLE_LABELS = {
   squad: "squad", weapon: "crew-served weapon", leader: "leader", noncombatant: "non-combatant",
 };
 const STEP_HELP = {
-  1: "Steps 1–3, the defender: click a defending stand, then a combat or “New combat”. " +
+  1: "Steps 1–3, the defender: click a defending stand, then a combat or “New combat” " +
+    "(or drag it there). " +
     "Every squad forms its own combat; a crew-served weapon may join one squad of its own " +
     "unit; leaders join a combat holding their troops.",
-  2: "Steps 4–5, the attacker: click an attacking stand, then the combat it assaults. " +
+  2: "Steps 4–5, the attacker: click (or drag) an attacking stand to the combat it assaults. " +
     "Every combat gets a squad before any gets a second; a leader must be within one stand " +
     "width of a squad he joins.",
   3: "Step 6, the defender again: every stand of a combat that got no attacker moves into a " +
-    "combat with attackers. Click it, then its new combat.",
+    "combat with attackers. Click it, then its new combat, or drag it there.",
 };
 const PARTS_BY_STEP = {
   1: ["combats"],
@@ -194,6 +195,23 @@ function canPick(stand) {
 function pick(id) {
   state.selected = state.selected === id ? null : id;
   render();
+}
+
+/**
+ * Let an element take a dragged counter: dropping it there is picking it, then clicking the
+ * element (``target`` as for :func:`place`; a function decides whether this stand may go there).
+ */
+function dropZone(element, target, accepts = () => true) {
+  element.addEventListener("dragover", (event) => event.preventDefault());
+  element.addEventListener("drop", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    const stand = state.stands.get(event.dataTransfer.getData("text/plain"));
+    if (!stand || !canPick(stand) || !accepts(stand)) return;
+    state.selected = stand.id;
+    place(target);
+  });
+  return element;
 }
 
 /** Put the picked stand into a combat ("new" opens one; null sends it back to its pool). */
@@ -419,6 +437,11 @@ function counter(stand, broken, note = null) {
       event.stopPropagation();
       pick(stand.id);
     },
+    draggable: String(pickable),
+    ondragstart: (event) => {
+      event.dataTransfer.setData("text/plain", stand.id);
+      event.dataTransfer.effectAllowed = "move";
+    },
   },
   el("span", {class: "c-type", text: TYPE_LABELS[stand.type]}),
   el("span", {class: "c-id", text: stand.id}),
@@ -494,7 +517,7 @@ function combatBox(name, byStand, oddsByName) {
   const unopposed = state.step >= 2 && attackers.length === 0;
   const odds = oddsByName.get(name);
   const allIds = [...stays, ...movedIn, ...attackers];
-  return el("section", {
+  return dropZone(el("section", {
     class: `combat${target ? " target" : ""}${unopposed ? " unopposed" : ""}`,
     "data-testid": `combat-${name}`,
     "aria-label": `Combat ${name}`,
@@ -518,7 +541,7 @@ function combatBox(name, byStand, oddsByName) {
       attackers.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
       attackers.length ? null : el("p", {class: "note", text: "no attacker yet"}))),
   odds ? oddsBar(odds) : null,
-  boxViolations(allIds, byStand));
+  boxViolations(allIds, byStand)), name);
 }
 
 function renderHead() {
@@ -542,11 +565,12 @@ function renderBoard(byStand) {
   const boxes = Object.keys(combats).map((name) => combatBox(name, byStand, oddsByName));
   if (state.step === 1) {
     const ready = state.selected !== null;
-    boxes.push(el("button", {
+    boxes.push(dropZone(el("button", {
       type: "button", class: `combat new-combat${ready ? " target" : ""}`,
-      "data-testid": "new-combat", disabled: !ready,
-      onclick: () => place("new"),
-    }, ready ? `New combat with ${state.selected}` : "New combat (pick a defending stand first)"));
+      "data-testid": "new-combat", "aria-disabled": String(!ready),
+      onclick: () => ready && place("new"),
+    }, ready ? `New combat with ${state.selected}`
+      : "New combat (pick or drag a defending stand here)"), "new"));
   }
   if (boxes.length === 0) boxes.push(el("p", {class: "note", text: "No combats yet."}));
   fill($("combats"), ...boxes);
@@ -755,6 +779,11 @@ function wire() {
     button.addEventListener("click", () => solve(button.dataset.side));
   }
   window.addEventListener("hashchange", openFromLink);
+  // Dragging a counter back to its pool takes it out of its combat, as the "Take out" button.
+  dropZone($("defender-pool"), null,
+    (stand) => stand.side === "defender" && state.step === 1 && combatOf(stand.id) !== null);
+  dropZone($("attacker-pool"), null,
+    (stand) => stand.side === "attacker" && attackOf(stand.id) !== null);
 }
 
 async function start() {

@@ -25,14 +25,22 @@ class CheckReport(BaseModel):
     legal: bool
     violations: list[Violation]
     nearest_legal: Allocation | None = None
+    completion: Allocation | None = Field(
+        default=None,
+        description="For a legal leading part of the allocation: one legal way to finish it, "
+        "found by the CP-SAT model (the proof that it can still be completed).",
+    )
     odds: dict[str, Any] | None = Field(
         default=None, description="Every combat's totals and odds, for a complete legal allocation."
     )
 
     def to_json(self) -> dict[str, Any]:
-        data = self.model_dump(mode="json", exclude={"odds"} if self.odds is None else set())
-        if self.nearest_legal is not None:
-            data["nearest_legal"] = self.nearest_legal.model_dump(mode="json", exclude_none=True)
+        absent = {key for key in ("completion", "odds") if getattr(self, key) is None}
+        data = self.model_dump(mode="json", exclude=absent)
+        for key in ("nearest_legal", "completion"):
+            allocation = getattr(self, key)
+            if allocation is not None:
+                data[key] = allocation.model_dump(mode="json", exclude_none=True)
         return data
 
 
@@ -43,11 +51,14 @@ def allocation_depth(allocation: Allocation) -> int:
     )
 
 
-def nearest_legal(battle: Battle, allocation: Allocation) -> Allocation | None:
-    """The legal allocation (to the same depth) that moves the fewest stands."""
-    from allocator.model import RulesModel, SlotNames, new_solver
+def nearest_legal(
+    battle: Battle, allocation: Allocation, depth: int | None = None
+) -> Allocation | None:
+    """The legal allocation that moves the fewest stands, up to ``depth`` of the procedure
+    (by default as far as the allocation goes; deeper, it also completes it)."""
+    from allocator.model import RulesModel, SlotNames, cp_model, new_solver
 
-    depth = allocation_depth(allocation)
+    depth = depth or allocation_depth(allocation)
     proposal = list(allocation.combats or {})
     names = SlotNames.for_proposal(proposal, max(len(proposal), len(battle.defender.stands)))
     model = RulesModel(battle, depth=depth, slots=len(names.names))
@@ -56,8 +67,7 @@ def nearest_legal(battle: Battle, allocation: Allocation) -> Allocation | None:
         model.model.AddImplication(model.used[later], model.used[earlier])
     model.model.Minimize(model.distance_to(allocation, names))
     solver = new_solver(model.model, time_limit=10)
-    status = solver.Solve(model.model)
-    if status not in (2, 4):  # FEASIBLE, OPTIMAL
+    if solver.Solve(model.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return model.read(solver, names, depth)
 
@@ -93,12 +103,18 @@ def check_battle(battle: Battle) -> CheckReport:
     violations = check(battle)
     allocation = battle.allocation
     broken = [v for v in violations if v.step > 0]
-    nearest = None
-    odds = None
+    nearest = completion = odds = None
     if broken and allocation is not None:
         nearest = nearest_legal(battle, allocation)
-    elif not violations and allocation is not None and is_complete(allocation):
-        odds = round_report(battle, allocation)
+    elif allocation is not None and allocation.combats is not None:
+        if not is_complete(allocation):
+            completion = nearest_legal(battle, allocation, depth=3)
+        elif not violations:
+            odds = round_report(battle, allocation)
     return CheckReport(
-        legal=not violations, violations=violations, nearest_legal=nearest, odds=odds
+        legal=not violations,
+        violations=violations,
+        nearest_legal=nearest,
+        completion=completion,
+        odds=odds,
     )

@@ -74,6 +74,9 @@ def render_check(console: Console, battle: Battle, report: CheckReport) -> None:
     if report.nearest_legal is not None:
         console.print()
         console.print(allocation_table(battle, report.nearest_legal, "Nearest legal allocation"))
+    if report.completion is not None:
+        console.print()
+        console.print(allocation_table(battle, report.completion, "One legal way to finish it"))
     if report.odds is not None:
         console.print()
         console.print(odds_table(report.odds["combats"], "The odds of this round"))

@@ -55,3 +55,29 @@ def test_nearest_legal_is_legal(case: tuple[dict[str, Any], dict[str, Any]]) -> 
     nearest = nearest_legal(battle, battle.allocation)
     assert nearest is not None
     assert [v for v in check(battle, nearest) if v.step > 0] == []
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_a_legal_leading_part_is_completed_without_moving_it(
+    case: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    from allocator.check import check_battle, is_complete
+
+    scenario, allocation = case
+    battle = battle_from_data({**scenario, "allocation": allocation})
+    given_part = battle.allocation
+    if [v for v in check(battle) if v.step > 0] or is_complete(given_part):
+        return
+    completion = check_battle(battle).completion
+    assert completion is not None
+    assert [v for v in check(battle, completion) if v.step > 0] == []
+    for part in ("combats", "attack", "reallocate"):
+        given = getattr(given_part, part)
+        if given is not None:
+            assert normal(given) == normal(getattr(completion, part)), part
+
+
+def normal(part: dict[str, Any]) -> dict[str, Any]:
+    """A part of an allocation without empty entries, lists sorted."""
+    return {k: sorted(v) if isinstance(v, list) else v for k, v in part.items() if v}

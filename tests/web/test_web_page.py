@@ -129,23 +129,26 @@ def test_attacker_breaking_step_4_is_reported(page: Any) -> None:
     expect(page.get_by_test_id("combat-B")).to_contain_text("no attacker")
 
 
+def drag(page: Any, stand: str, target: str, lands_in: str | None = None) -> None:
+    """Drag a counter onto a box, see it land (in ``lands_in``, by default the box itself),
+    then wait for the page's check of the move."""
+    page.get_by_test_id(f"counter-{stand}").drag_to(page.get_by_test_id(target))
+    landed = page.get_by_test_id(lands_in or target).get_by_test_id(f"counter-{stand}")
+    expect(landed).to_be_visible()
+    expect(page.get_by_test_id("check-status")).not_to_have_attribute("data-state", "pending")
+
+
 def test_counters_are_dragged_into_combats_and_back(page: Any) -> None:
     open_seed(page, empty=True)
-    page.get_by_test_id("counter-d1").drag_to(page.get_by_test_id("new-combat"))
-    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-d1")).to_be_visible()
-    page.get_by_test_id("counter-h1").drag_to(page.get_by_test_id("combat-A"))
-    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-h1")).to_be_visible()
-    page.get_by_test_id("counter-h1").drag_to(page.get_by_test_id("defender-pool"))
-    expect(page.get_by_test_id("defender-pool").get_by_test_id("counter-h1")).to_be_visible()
-    page.get_by_test_id("counter-h2").drag_to(page.get_by_test_id("new-combat"))
-    page.get_by_test_id("counter-h1").drag_to(page.get_by_test_id("combat-A"))
+    drag(page, "d1", "new-combat", lands_in="combat-A")
+    drag(page, "h1", "combat-A")
+    drag(page, "h1", "defender-pool")
+    drag(page, "h2", "new-combat", lands_in="combat-B")
+    drag(page, "h1", "combat-A")
     page.get_by_test_id("step-2").click()
     for combat, attackers in LEGAL_ATTACK.items():
         for attacker in attackers:
-            page.get_by_test_id(f"counter-{attacker}").drag_to(
-                page.get_by_test_id(f"combat-{combat}")
-            )
-    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-a1")).to_be_visible()
+            drag(page, attacker, f"combat-{combat}")
     expect(page.get_by_test_id("check-status")).to_have_attribute("data-state", "legal")
 
 

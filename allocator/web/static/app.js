@@ -39,6 +39,7 @@ const state = {
   checkError: null,
   checkTicket: 0,
   loadTicket: 0,
+  dragging: false,        // a counter is being dragged: keep the board as it is
 };
 
 // ---------------------------------------------------------------- helpers
@@ -207,6 +208,7 @@ function dropZone(element, target, accepts = () => true) {
     event.preventDefault();
     event.stopPropagation();
     const stand = state.stands.get(event.dataTransfer.getData("text/plain"));
+    state.dragging = false;
     if (!stand || !canPick(stand) || !accepts(stand)) return;
     state.selected = stand.id;
     place(target);
@@ -274,7 +276,9 @@ async function runCheck() {
     state.check = null;
     state.checkError = error;
   }
-  render();
+  // Redrawing the board under a drag would cancel it: the drop redraws anyway.
+  if (state.dragging) renderCheck();
+  else render();
 }
 
 // ---------------------------------------------------------------- the link
@@ -439,8 +443,13 @@ function counter(stand, broken, note = null) {
     },
     draggable: String(pickable),
     ondragstart: (event) => {
+      state.dragging = true;
       event.dataTransfer.setData("text/plain", stand.id);
       event.dataTransfer.effectAllowed = "move";
+    },
+    ondragend: () => {
+      state.dragging = false;
+      render();
     },
   },
   el("span", {class: "c-type", text: TYPE_LABELS[stand.type]}),

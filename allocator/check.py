@@ -88,7 +88,9 @@ def round_report(battle: Battle, allocation: Allocation) -> dict[str, Any]:
 
 
 def fraction_json(value: Any) -> dict[str, Any]:
-    return {"value": float(value), "exact": f"{value.numerator}/{value.denominator}"}
+    from allocator.odds import fraction_text
+
+    return {"value": float(value), "exact": fraction_text(value)}
 
 
 def is_complete(allocation: Allocation) -> bool:

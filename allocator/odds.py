@@ -161,12 +161,13 @@ class CombatOdds:
             "attacker_parts": [[w, v] for w, v in self.attacker.parts],
             "defender_parts": [[w, v] for w, v in self.defender.parts],
             "p_attacker_wins": float(self.p_attacker_wins),
-            "p_attacker_wins_exact": _fraction(self.p_attacker_wins),
+            "p_attacker_wins_exact": fraction_text(self.p_attacker_wins),
             **({"decided": self.decided} if self.decided else {}),
         }
 
 
-def _fraction(value: Fraction) -> str:
+def fraction_text(value: Fraction) -> str:
+    """An exact probability or value as "p/q" (the JSON form of every fraction)."""
     return f"{value.numerator}/{value.denominator}"
 
 
@@ -248,7 +249,7 @@ class RoundOutcome:
 
     def to_json(self) -> list[dict[str, object]]:
         return [
-            {"defender_losses": d, "attacker_losses": a, "p": float(p), "p_exact": _fraction(p)}
+            {"defender_losses": d, "attacker_losses": a, "p": float(p), "p_exact": fraction_text(p)}
             for (d, a), p in sorted(self.outcomes.items())
         ]
 

@@ -10,12 +10,11 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from allocator.battle import Battle, Role
 from allocator.errors import InputError
-from allocator.odds import CombatOdds, round_odds
+from allocator.odds import CombatOdds, round_odds, sweep
 from allocator.rules import check
 from allocator.schema import Allocation, Force
 
@@ -164,9 +163,6 @@ def trials(battle: Battle, count: int, seed: int, objective: str = "sweep") -> d
         for combat, winner in zip(odds, results, strict=True):
             wins[combat.name] += winner == "attacker"
         sweeps += all(w == "attacker" for w in results)
-    exact_sweep = Fraction(1)
-    for c in odds:
-        exact_sweep *= c.p_attacker_wins
     return {
         "trials": count,
         "seed": seed,
@@ -179,5 +175,5 @@ def trials(battle: Battle, count: int, seed: int, objective: str = "sweep") -> d
             for c in odds
         ],
         "sweep_rate": sweeps / count,
-        "p_sweep": float(exact_sweep),
+        "p_sweep": float(sweep(odds)),
     }

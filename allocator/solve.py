@@ -32,7 +32,7 @@ from allocator.cp_objective import OddsTerms
 from allocator.cpsat import cp_model
 from allocator.errors import InputError
 from allocator.model import ATTACK, GROUPING, REALLOCATION, RulesModel, SlotNames, new_solver
-from allocator.odds import OBJECTIVES, CombatOdds, round_odds
+from allocator.odds import OBJECTIVES, CombatOdds, fraction_text, round_odds
 from allocator.rules import check_capacity, check_grouping
 from allocator.schema import Allocation
 
@@ -115,10 +115,6 @@ class SolveResult:
         )
         other = describe_value(self.objective, self.runner_up.value)
         return f"Best for the {self.side}: {value}; the runner-up ({changes}) gives {other}."
-
-
-def fraction_text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
 
 
 def describe_value(objective: str, value: Fraction) -> str:

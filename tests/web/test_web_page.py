@@ -50,11 +50,16 @@ def expect_status(page: Any, state: str) -> None:
     expect(page.get_by_test_id("check-status")).to_have_attribute("data-state", state)
 
 
-def build_legal_line(page: Any) -> None:
-    """The seed's legal allocation, step by step, by clicks only."""
+def build_legal_combats(page: Any) -> None:
+    """The seed's legal defender combats (steps 1-3), by clicks only."""
     put(page, "d1", "new")
     put(page, "h1", "A")
     put(page, "h2", "new")
+
+
+def build_legal_line(page: Any) -> None:
+    """The seed's legal allocation, step by step, by clicks only."""
+    build_legal_combats(page)
     expect_status(page, "legal")
     page.get_by_test_id("step-2").click()
     for combat, attackers in LEGAL_ATTACK.items():
@@ -118,9 +123,7 @@ def test_legal_allocation_built_step_by_step_shows_the_odds(page: Any) -> None:
 
 def test_attacker_breaking_step_4_is_reported(page: Any) -> None:
     open_seed(page, empty=True)
-    put(page, "d1", "new")
-    put(page, "h1", "A")
-    put(page, "h2", "new")
+    build_legal_combats(page)
     page.get_by_test_id("step-2").click()
     for stand in ("a1", "a2", "a3", "a4"):
         put(page, stand, "A")
@@ -131,11 +134,17 @@ def test_attacker_breaking_step_4_is_reported(page: Any) -> None:
 
 def drag(page: Any, stand: str, target: str, lands_in: str | None = None) -> None:
     """Drag a counter onto a box, see it land (in ``lands_in``, by default the box itself),
-    then wait for the page's check of the move."""
+    then wait for the page's check of the move.
+
+    The drag starts only once the previous check is in: its answer redraws the board, and a
+    counter redrawn between the press and the first move of the mouse never starts dragging.
+    """
+    settled = page.get_by_test_id("check-status")
+    expect(settled).not_to_have_attribute("data-state", "pending")
     page.get_by_test_id(f"counter-{stand}").drag_to(page.get_by_test_id(target))
     landed = page.get_by_test_id(lands_in or target).get_by_test_id(f"counter-{stand}")
     expect(landed).to_be_visible()
-    expect(page.get_by_test_id("check-status")).not_to_have_attribute("data-state", "pending")
+    expect(settled).not_to_have_attribute("data-state", "pending")
 
 
 def test_counters_are_dragged_into_combats_and_back(page: Any) -> None:
@@ -236,9 +245,7 @@ def test_best_split_shows_each_combats_odds(page: Any) -> None:
 
 def test_best_answer_for_the_attacker_keeps_the_defender_combats(page: Any) -> None:
     open_seed(page, empty=True)
-    put(page, "d1", "new")
-    put(page, "h1", "A")
-    put(page, "h2", "new")
+    build_legal_combats(page)
     page.get_by_test_id("solve-attacker").click()
     page.get_by_test_id("apply-solution").click()
     expect_status(page, "legal")

@@ -16,22 +16,22 @@ from pathlib import Path
 from timing import median_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "models" / "scenarios" / "seed-2hmg-1squad-v-4.yaml"
+SCENARIO = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 #: An illegal scenario: its check also computes the nearest legal allocation with CP-SAT.
-ILLEGAL = ROOT / "models" / "scenarios" / "seed-5-squads-v-2-five-and-none.yaml"
+ILLEGAL = ROOT / "models" / "scenarios" / "guide-5-squads-v-2-five-and-none.yaml"
 
 
 def plain_check_seconds(repeat: int = 200) -> float:
-    from allocator.battle import load_battle
-    from allocator.check import check_battle
+    from allocator.games.crossfire.battle import load_battle
+    from allocator.games.crossfire.check import check_battle
 
     battle = load_battle(SCENARIO)
     return median_seconds(lambda: check_battle(battle), repeat)
 
 
 def model_check_seconds(repeat: int = 20) -> float:
-    from allocator.battle import load_battle
-    from allocator.model import REALLOCATION, RulesModel, SlotNames
+    from allocator.games.crossfire.battle import load_battle
+    from allocator.games.crossfire.model import REALLOCATION, RulesModel, SlotNames
 
     battle = load_battle(SCENARIO)
     allocation = battle.allocation

@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import oracle  # noqa: E402
+from oracle import check_attack  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
-from allocator.battle import Battle, Role, load_battle  # noqa: E402
-from allocator.rules import check_attack  # noqa: E402
-from allocator.solve import solve  # noqa: E402
+from allocator.games.crossfire.battle import Battle, Role, load_battle  # noqa: E402
+from allocator.games.crossfire.search.solve import solve  # noqa: E402
 
 CASES = {
     "a": ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml",

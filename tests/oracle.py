@@ -1,8 +1,8 @@
 """An independent brute-force oracle: every legal line of play, enumerated without CP-SAT.
 
-Legality is the plain checker's (:mod:`allocator.rules`); the values are exact fractions from
-:mod:`allocator.odds`. Only for small scenarios: it tries every partition, every attack and
-every reallocation.
+Legality is the plain checker's (:mod:`allocator.games.crossfire.rules`); the values are exact
+fractions from :mod:`allocator.games.crossfire.odds`. Only for small scenarios: it tries every
+partition, every attack and every reallocation.
 """
 
 from __future__ import annotations
@@ -12,9 +12,32 @@ from fractions import Fraction
 from itertools import product
 from string import ascii_uppercase
 
-from allocator.battle import Battle, Role
-from allocator.odds import OBJECTIVES, round_odds
-from allocator.rules import check_attack, check_grouping, check_reallocation
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.odds import OBJECTIVES, round_odds
+from allocator.games.crossfire.rules import attack as attack_rules
+from allocator.games.crossfire.rules import grouping as grouping_rules
+from allocator.games.crossfire.rules import reallocation as reallocation_rules
+from allocator.games.crossfire.schema import Allocation
+
+
+def check_grouping(battle: Battle, combats: dict[str, list[str]]) -> list[object]:
+    return list(grouping_rules.check(battle, Allocation(combats=combats)))
+
+
+def check_attack(
+    battle: Battle, combats: dict[str, list[str]], attack: dict[str, list[str]]
+) -> list[object]:
+    return list(attack_rules.check(battle, Allocation(combats=combats, attack=attack)))
+
+
+def check_reallocation(
+    battle: Battle,
+    combats: dict[str, list[str]],
+    attack: dict[str, list[str]],
+    reallocate: dict[str, str],
+) -> list[object]:
+    allocation = Allocation(combats=combats, attack=attack, reallocate=reallocate)
+    return list(reallocation_rules.check(battle, allocation))
 
 
 def set_partitions(items: list[str]) -> Iterator[list[list[str]]]:

@@ -10,10 +10,18 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from allocator import service
-from allocator.errors import InputError
+from allocator.core.errors import InputError
+from allocator.games.crossfire import service
+from allocator.games.crossfire.battle import battle_from_data
 
-BASE = yaml.safe_load(Path("models/scenarios/seed-2hmg-1squad-v-4.yaml").read_text("utf-8"))
+BASE = yaml.safe_load(
+    (
+        Path(__file__).resolve().parent.parent
+        / "models"
+        / "scenarios"
+        / "guide-2hmg-1squad-v-4.yaml"
+    ).read_text("utf-8")
+)
 JUNK = st.one_of(
     st.none(),
     st.booleans(),
@@ -59,13 +67,13 @@ def mangled(draw: Any) -> Any:
 @given(mangled())
 def test_mangled_scenarios_give_an_answer_or_one_input_error(data: Any) -> None:
     for answer in (
-        lambda: service.check_json(data),
-        lambda: service.explain_json(data),
-        lambda: service.solve_json(data, "attacker", "sweep", time_limit=2),
+        lambda: service.check_answer(battle_from_data(data)),
+        lambda: service.explain_answer(battle_from_data(data), time_limit=2),
+        lambda: service.solve_answer(battle_from_data(data), "attacker", "sweep", time_limit=2),
     ):
         try:
             result = answer()
         except InputError as error:
             assert error.problem and "Traceback" not in str(error)
         else:
-            assert isinstance(result, dict)
+            assert isinstance(result.to_json(), dict)

@@ -11,7 +11,7 @@ sys.path.insert(0, str(BENCH))
 import bench_check  # noqa: E402
 import bench_solve  # noqa: E402
 
-from allocator.battle import load_battle  # noqa: E402
+from allocator.games.crossfire.battle import load_battle  # noqa: E402
 
 
 def test_check_bench_times_both_views() -> None:

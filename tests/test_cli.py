@@ -20,14 +20,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import allocator.solve
-from allocator.cli import app
+import allocator.core.budget
+import allocator.games.crossfire.search.solve
+import allocator.games.crossfire.search.stages
+from allocator.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "models" / "scenarios"
-LEGAL = SCENARIOS / "seed-2hmg-1squad-v-4.yaml"
-ILLEGAL = SCENARIOS / "seed-rifle-and-cc-v-2-smg-illegal.yaml"
-ILLEGAL_FULL = SCENARIOS / "seed-2hmg-1squad-v-4-both-pair.yaml"
+LEGAL = SCENARIOS / "guide-2hmg-1squad-v-4.yaml"
+ILLEGAL = SCENARIOS / "guide-rifle-and-cc-v-2-smg-illegal.yaml"
+ILLEGAL_FULL = SCENARIOS / "guide-2hmg-1squad-v-4-both-pair.yaml"
 BUILDING_ONLY = SCENARIOS / "rule-b1-fail.yaml"
 BENCH_A = ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"
 BENCH_B = ROOT / "bench" / "company-v-town-house.yaml"
@@ -162,7 +164,7 @@ attacker:
 # (case id, file name, content (str or bytes; None: no file), place, problem)
 BAD_INPUT: list[tuple[str, str, str | bytes | None, str | None, str]] = [
     ("missing-file", "missing.yaml", None, None, "no such file"),
-    ("binary-file", "binary.yaml", b"\x00\x01\xff\xfe\x80binary", None, "cannot read"),
+    ("binary-file", "binary.yaml", b"\x00\x01\xff\xfe\x80binary", None, "not UTF-8 text"),
     ("yaml-syntax", "bad.yaml", "defender: [a, b\n", "line 2, column 1", "not valid YAML"),
     ("json-syntax", "bad.json", '{"defender": }', "line 1", "not valid JSON"),
     ("top-level-list", "list.yaml", "- a\n- b\n", None, "must be a mapping"),
@@ -234,7 +236,7 @@ BAD_INPUT: list[tuple[str, str, str | bytes | None, str | None, str]] = [
         "bad.yaml",
         "defender: {organisation: martian-horde}\n" + ATTACKER,
         "defender.organisation",
-        "no organisation 'martian-horde'",
+        "no shipped organisation 'martian-horde'",
     ),
     (
         "present-not-in-organisation",
@@ -249,7 +251,7 @@ BAD_INPUT: list[tuple[str, str, str | bytes | None, str | None, str]] = [
         "bad.yaml",
         "ruleset: no-such-rules\n" + BASE,
         "ruleset",
-        "no Crossfire ruleset 'no-such-rules'",
+        "no shipped Crossfire ruleset 'no-such-rules'",
     ),
     (
         "bad-ruleset-override",
@@ -325,7 +327,7 @@ def test_a_directory_instead_of_a_file_is_exit_2(
     (tmp_path / "folder.yaml").mkdir()
     result = invoke("check", "folder.yaml")
     assert result.exit_code == 2
-    assert flat(result.stderr).startswith("error: folder.yaml: cannot read the file")
+    assert flat(result.stderr).startswith("error: folder.yaml: this is a folder, not a file")
     assert "Traceback" not in result.output
 
 
@@ -459,18 +461,18 @@ def test_solve_bad_choice_is_exit_2(option: str, value: str) -> None:
 
 
 class Capture:
-    """Wraps :func:`allocator.solve.solve` to keep the result the command line printed."""
+    """Wraps the search's ``solve`` to keep the result the command line printed."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.results: list[Any] = []
-        real = allocator.solve.solve
+        real = allocator.games.crossfire.search.solve.solve
 
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             result = real(*args, **kwargs)
             self.results.append(result)
             return result
 
-        monkeypatch.setattr(allocator.solve, "solve", wrapped)
+        monkeypatch.setattr(allocator.games.crossfire.search.solve, "solve", wrapped)
 
 
 def assert_status_and_text_agree(capture: Capture, *args: str) -> None:
@@ -514,7 +516,25 @@ def test_solve_tiny_time_limit(monkeypatch: pytest.MonkeyPatch, limit: str) -> N
 def test_solve_stopped_early_is_feasible_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the deadline passed after the first grouping, the search is cut short."""
     capture = Capture(monkeypatch)
-    monkeypatch.setattr(allocator.solve.Search, "expired", lambda self: True)
+    stages = allocator.games.crossfire.search.stages.Stages
+    real = stages.attacker_best
+    passed = {"deadline": False}
+
+    def first_then_late(self: Any, combats: Any) -> Any:
+        try:
+            return real(self, combats)
+        finally:
+            passed["deadline"] = True
+
+    real_groupings = stages.groupings
+
+    def groupings_in_time(self: Any) -> Any:
+        passed["deadline"] = False
+        return real_groupings(self)
+
+    monkeypatch.setattr(stages, "attacker_best", first_then_late)
+    monkeypatch.setattr(stages, "groupings", groupings_in_time)
+    monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: passed["deadline"])
     assert_status_and_text_agree(capture, str(BENCH_A))
     assert capture.results[-1].status == "feasible"
 

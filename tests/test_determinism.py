@@ -20,9 +20,9 @@ SCENARIOS = ROOT / "models" / "scenarios"
 BENCH = ROOT / "bench"
 
 CASES = {
-    "check-legal": ["check", SCENARIOS / "seed-2hmg-1squad-v-4.yaml"],
-    "check-nearest-legal": ["check", SCENARIOS / "seed-2hmg-1squad-v-4-both-pair.yaml"],
-    "check-org-library": ["check", SCENARIOS / "seed-5-squads-v-2-five-and-none.yaml"],
+    "check-legal": ["check", SCENARIOS / "guide-2hmg-1squad-v-4.yaml"],
+    "check-nearest-legal": ["check", SCENARIOS / "guide-2hmg-1squad-v-4-both-pair.yaml"],
+    "check-org-library": ["check", SCENARIOS / "guide-5-squads-v-2-five-and-none.yaml"],
     "solve-defender-company": ["solve", BENCH / "company-v-town-house.yaml", "--side", "defender"],
     "solve-attacker-exchange": [
         "solve",
@@ -33,7 +33,7 @@ CASES = {
         "exchange",
     ],
     "explain-optimal": ["explain", BENCH / "platoon-v-squad-hmg-pc.yaml"],
-    "explain-allocation": ["explain", SCENARIOS / "seed-rifle-and-cc-v-2-smg-illegal.yaml"],
+    "explain-allocation": ["explain", SCENARIOS / "guide-rifle-and-cc-v-2-smg-illegal.yaml"],
 }
 
 

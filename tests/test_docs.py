@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from allocator.rules import RULES
+from allocator.games.crossfire.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -42,7 +42,7 @@ def test_links_and_pictures_resolve(page: str) -> None:
 @pytest.mark.parametrize("page", PAGES)
 def test_named_scenario_files_exist(page: str) -> None:
     text = (DOCS / page).read_text(encoding="utf-8")
-    names = set(re.findall(r"((?:rule|seed|edge)-[a-z0-9-]+\.yaml)", text))
+    names = set(re.findall(r"((?:rule|guide|edge)-[a-z0-9-]+\.yaml)", text))
     assert names or page == "scenarios.md"
     for name in names:
         assert (ROOT / "models" / "scenarios" / name).is_file(), f"{page}: no scenario {name}"

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import allocations, near_legal_allocations, scenarios
 
-from allocator.battle import battle_from_data
-from allocator.model import REALLOCATION, RulesModel, SlotNames
-from allocator.rules import check
-from allocator.schema import Allocation
+from allocator.games.crossfire.battle import battle_from_data
+from allocator.games.crossfire.model import REALLOCATION, RulesModel, SlotNames
+from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.schema import Allocation
 
 
 def model_accepts(battle: Any, allocation: Allocation) -> bool:
@@ -46,7 +46,7 @@ def test_checker_and_model_agree(case: tuple[dict[str, Any], dict[str, Any]]) ->
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_nearest_legal_is_legal(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
-    from allocator.check import nearest_legal
+    from allocator.games.crossfire.check import nearest_legal
 
     scenario, allocation = case
     battle = battle_from_data({**scenario, "allocation": allocation})
@@ -62,7 +62,7 @@ def test_nearest_legal_is_legal(case: tuple[dict[str, Any], dict[str, Any]]) -> 
 def test_a_legal_leading_part_is_completed_without_moving_it(
     case: tuple[dict[str, Any], dict[str, Any]],
 ) -> None:
-    from allocator.check import check_battle, is_complete
+    from allocator.games.crossfire.check import check_battle, is_complete
 
     scenario, allocation = case
     battle = battle_from_data({**scenario, "allocation": allocation})

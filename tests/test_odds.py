@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from allocator.battle import Battle, battle_from_data, load_battle
-from allocator.odds import (
+from allocator.games.crossfire.battle import Battle, battle_from_data, load_battle
+from allocator.games.crossfire.odds import (
     combat_odds,
     exchange,
     round_odds,
@@ -21,7 +21,7 @@ from allocator.odds import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = ROOT / "models" / "scenarios" / "seed-2hmg-1squad-v-4.yaml"
+SEED = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 
 #: RULES.md §2: P(the side ahead by d wins), one d6 each, ties re-rolled.
 TABLE = {
@@ -315,8 +315,8 @@ def test_round_outcome_by_hand_and_sums_to_one() -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        "seed-5-squads-v-2-three-and-two",
-        "seed-rifle-and-cc-v-2-smg-legal",
+        "guide-5-squads-v-2-three-and-two",
+        "guide-rifle-and-cc-v-2-smg-legal",
         "rule-6b-pass",
         "rule-3c-pass",
         "rule-6a-pass",
@@ -330,5 +330,5 @@ def test_round_outcome_sums_to_exactly_one(name: str) -> None:
     outcome = round_outcome(odds)
     assert sum(outcome.outcomes.values()) == Fraction(1)
     assert all(p > 0 for p in outcome.outcomes.values())
-    json_total = sum(Fraction(row["p_exact"]) for row in outcome.to_json())
+    json_total = sum(row.p_exact for row in outcome.answer())
     assert json_total == 1

@@ -1,8 +1,8 @@
 """The organisation library (models/orgs/) loads and answers organisational questions right.
 
-Every organisational question goes through :class:`allocator.orgs.OrgGraph` (or the battle's
-wrappers around it): a company weapon belongs to its company, a battalion-level weapon to the
-battalion, and a leader commands exactly the subtree of the unit he leads.
+Every organisational question goes through :class:`~allocator.games.crossfire.orgs.OrgGraph` (or
+the battle's wrappers around it): a company weapon belongs to its company, a battalion-level
+weapon to the battalion, and a leader commands exactly the subtree of the unit he leads.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from allocator.battle import Battle, Role, battle_from_data, read_data
-from allocator.orgs import OrgGraph
-from allocator.schema import Organisation, StandType, UnitKind
+from allocator.core.reader import read_file as read_data
+from allocator.games.crossfire.battle import Battle, Role, battle_from_data
+from allocator.games.crossfire.orgs import OrgGraph
+from allocator.games.crossfire.schema import Organisation, StandType, UnitKind
 
 ORG_DIR = Path(__file__).resolve().parent.parent / "models" / "orgs"
 ORGS = sorted(p.stem for p in ORG_DIR.glob("*.yaml"))

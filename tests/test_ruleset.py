@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 import yaml
 
-from allocator.battle import battle_from_data, load_battle
-from allocator.errors import InputError
-from allocator.odds import combat_odds, win_probability
-from allocator.ruleset import load_ruleset, models_dir
+from allocator.core.errors import InputError
+from allocator.core.library import folder
+from allocator.games.crossfire.battle import battle_from_data, load_battle
+from allocator.games.crossfire.odds import combat_odds, win_probability
+from allocator.games.crossfire.profile import load_ruleset
 
-PROFILE = models_dir() / "rulesets" / "crossfire.yaml"
+PROFILE = folder("rulesets") / "crossfire.yaml"
 
 #: RULES.md §2's defaults, and the readings of §1's open points.
 DEFAULTS = {
@@ -154,17 +155,17 @@ def test_bad_override_is_an_input_error(overrides: dict[str, Any], problem: str)
     data = dict(SCENARIO, ruleset={"base": "crossfire", "overrides": overrides})
     with pytest.raises(InputError) as caught:
         battle_from_data(data, file="house.yaml")
-    assert str(caught.value).startswith("house.yaml: ruleset.overrides: ")
+    assert str(caught.value).startswith("house.yaml: ruleset.overrides.")
 
 
 def test_unknown_profile_name_is_an_input_error() -> None:
     with pytest.raises(InputError) as caught:
         battle_from_data(dict(SCENARIO, ruleset="crossfyre"), file="x.yaml")
-    assert str(caught.value).startswith("x.yaml: ruleset: no Crossfire ruleset 'crossfyre'")
+    assert str(caught.value).startswith("x.yaml: ruleset: no shipped Crossfire ruleset 'crossfyre'")
 
 
 def test_unknown_base_is_an_input_error() -> None:
-    with pytest.raises(InputError, match="no Crossfire ruleset 'nope'"):
+    with pytest.raises(InputError, match="no shipped Crossfire ruleset 'nope'"):
         load_ruleset({"base": "nope", "overrides": {}})
 
 
@@ -214,7 +215,7 @@ def test_missing_profile_path_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         load_battle(scenario)
     assert "absent.yaml" in str(caught.value)
-    assert "cannot read the ruleset" in str(caught.value)
+    assert "no such file" in str(caught.value)
 
 
 def test_invalid_profile_file_is_an_input_error(tmp_path: Path) -> None:

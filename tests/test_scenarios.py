@@ -3,7 +3,7 @@
 Each file carries ``expect: {legal, rules}``. The test holds ``cfalloc check --json`` to it: the
 verdict, the exact set of rule ids reported, and that every violation of a rule about stands
 names the stands involved. ``rule-<id>-pass.yaml`` / ``rule-<id>-fail.yaml`` must exist for every
-rule id of :data:`allocator.rules.RULES`.
+rule id of :data:`allocator.games.crossfire.rules.RULES`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from allocator.battle import Battle, load_battle, read_data
-from allocator.cli import app
-from allocator.rules import RULES
+from allocator.cli.app import app
+from allocator.core.reader import read_file as read_data
+from allocator.games.crossfire.battle import Battle, load_battle
+from allocator.games.crossfire.rules import CHECKED_RULES as RULES
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "models" / "scenarios"
 SCENARIOS = sorted(p for p in SCENARIO_DIR.iterdir() if p.suffix in {".yaml", ".yml", ".json"})
@@ -149,13 +150,13 @@ def test_rule_scenario_names_are_rule_ids() -> None:
 @pytest.mark.parametrize(
     "stem",
     [
-        "seed-2hmg-1squad-v-4",
-        "seed-2hmg-1squad-v-4-both-pair",
-        "seed-5-squads-v-2-four-and-one",
-        "seed-5-squads-v-2-three-and-two",
-        "seed-5-squads-v-2-five-and-none",
-        "seed-rifle-and-cc-v-2-smg-legal",
-        "seed-rifle-and-cc-v-2-smg-illegal",
+        "guide-2hmg-1squad-v-4",
+        "guide-2hmg-1squad-v-4-both-pair",
+        "guide-5-squads-v-2-four-and-one",
+        "guide-5-squads-v-2-three-and-two",
+        "guide-5-squads-v-2-five-and-none",
+        "guide-rifle-and-cc-v-2-smg-legal",
+        "guide-rifle-and-cc-v-2-smg-illegal",
     ],
 )
 def test_seed_examples_are_shipped(stem: str) -> None:
@@ -182,7 +183,7 @@ def test_rules_model_agrees_with_expect(path: Path) -> None:
     Building capacity (B1, B2) is a fact about the scenario, not a choice of the allocation, so
     a scenario that breaks only those still has an allocation the model accepts.
     """
-    from allocator.model import REALLOCATION, RulesModel, SlotNames
+    from allocator.games.crossfire.model import REALLOCATION, RulesModel, SlotNames
 
     battle = battle_of(path)
     allocation = battle.allocation

@@ -8,12 +8,23 @@ from typing import Any
 
 import pytest
 
-from allocator.battle import Battle, battle_from_data, load_battle
-from allocator.simulate import simulate, trials
+from allocator.games.crossfire import simulate as simulation
+from allocator.games.crossfire.battle import Battle, battle_from_data, load_battle
+
+
+def simulate(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """The simulation's answer, as ``cfalloc simulate --json`` prints it."""
+    return simulation.simulate(*args, **kwargs).to_json()
+
+
+def trials(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """The trials' answer, as ``cfalloc simulate --trials K --json`` prints it."""
+    return simulation.trials(*args, **kwargs).to_json()
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "models" / "scenarios"
-SEED = SCENARIOS / "seed-2hmg-1squad-v-4.yaml"
+SEED = SCENARIOS / "guide-2hmg-1squad-v-4.yaml"
 TRIALS = 4000
 
 
@@ -32,12 +43,12 @@ def within_4_standard_errors(rate: float, p: float, n: int) -> bool:
 
 
 BATTLES = {
-    "seed-2hmg-reroll": lambda: load_battle(SEED),
-    "seed-2hmg-ties-defender": lambda: with_ruleset(SEED, {"ties": "defender"}),
-    "seed-2hmg-ties-attacker": lambda: with_ruleset(SEED, {"ties": "attacker"}),
-    "seed-2hmg-pool": lambda: with_ruleset(SEED, {"dice_mode": "pool"}),
-    "five-squads-3-and-2": lambda: load_battle(SCENARIOS / "seed-5-squads-v-2-three-and-two.yaml"),
-    "rifle-and-cc": lambda: load_battle(SCENARIOS / "seed-rifle-and-cc-v-2-smg-legal.yaml"),
+    "guide-2hmg-reroll": lambda: load_battle(SEED),
+    "guide-2hmg-ties-defender": lambda: with_ruleset(SEED, {"ties": "defender"}),
+    "guide-2hmg-ties-attacker": lambda: with_ruleset(SEED, {"ties": "attacker"}),
+    "guide-2hmg-pool": lambda: with_ruleset(SEED, {"dice_mode": "pool"}),
+    "five-squads-3-and-2": lambda: load_battle(SCENARIOS / "guide-5-squads-v-2-three-and-two.yaml"),
+    "rifle-and-cc": lambda: load_battle(SCENARIOS / "guide-rifle-and-cc-v-2-smg-legal.yaml"),
 }
 
 
@@ -148,10 +159,7 @@ def test_attacker_left_with_only_a_pc_has_lost() -> None:
 
 def test_later_rounds_go_on_after_a_leader_loses_the_squads_he_was_near() -> None:
     """Round 1 removes squads named in a surviving leader's `near`: round 2 must still run."""
-    from allocator.battle import load_battle
-    from allocator.simulate import simulate
-
-    battle = load_battle("bench/company-v-town-house.yaml")
+    battle = load_battle(ROOT / "bench" / "company-v-town-house.yaml")
     result = simulate(battle, rounds=5, seed=7)
     assert len(result["rounds"]) >= 2
     assert result["winner"] == "attacker"  # seed 7: the attacker takes the house in round 2

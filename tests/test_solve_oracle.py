@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import oracle
@@ -10,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import scenarios
 
-from allocator.battle import battle_from_data, load_battle
-from allocator.rules import check
-from allocator.solve import solve
+from allocator.games.crossfire.battle import battle_from_data, load_battle
+from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.search.solve import solve
 
 SMALL = scenarios(max_defenders=3, max_attackers=4)
 
@@ -45,5 +46,10 @@ def test_solve_matches_oracle(
 
 @pytest.mark.parametrize("objective", ["sweep", "exchange"])
 def test_seed_example_matches_oracle(objective: str) -> None:
-    battle = load_battle("models/scenarios/seed-2hmg-1squad-v-4.yaml")
+    battle = load_battle(
+        Path(__file__).resolve().parent.parent
+        / "models"
+        / "scenarios"
+        / "guide-2hmg-1squad-v-4.yaml"
+    )
     assert solve(battle, "defender", objective).line.value == oracle.game_value(battle, objective)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from oracle import check_grouping
 
-from allocator.battle import load_battle
-from allocator.rules import check, check_grouping
-from allocator.solve import solve
+from allocator.games.crossfire.battle import load_battle
+from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.search.solve import solve
 
-SCENARIOS = sorted(Path("models/scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "models" / "scenarios").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

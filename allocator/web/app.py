@@ -16,7 +16,6 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from fastapi import Body, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -27,11 +26,20 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import allocator
-from allocator import service
-from allocator.battle import COMMANDERS, ROLES, Battle, battle_from_data, read_data
-from allocator.errors import InputError, TooLargeError
-from allocator.ruleset import models_dir
-from allocator.schema import Stand
+from allocator.core.errors import InputError, LimitError, TimeLimitError
+from allocator.core.library import folder
+from allocator.core.limits import Limits
+from allocator.core.reader import read_file, read_text
+from allocator.games.crossfire import service
+from allocator.games.crossfire.answers import (
+    Answer,
+    CheckAnswer,
+    ExplainAnswer,
+    SimulateAnswer,
+    SolveAnswer,
+)
+from allocator.games.crossfire.battle import COMMANDERS, ROLES, Battle, battle_from_data
+from allocator.games.crossfire.schema import Stand
 from allocator.web.settings import WebSettings
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -103,7 +111,12 @@ class SimulateRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scenario: dict[str, Any]
-    seed: int = Field(description="Seed of the dice, so that a roll can be repeated.")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**31,
+        description="Seed of the dice, so that a roll can be repeated (default: fresh dice).",
+    )
 
 
 class ScenarioNotFound(InputError):
@@ -145,6 +158,11 @@ class BodySizeLimit:
         await self.app(scope, limited_receive, send)
 
 
+def answer_response(answer: Answer) -> JSONResponse:
+    """An answer exactly as ``--json`` prints it (the endpoint's response_model documents it)."""
+    return JSONResponse(answer.to_json())
+
+
 def error_answer(status: int, error: InputError, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error.to_dict(), **extra}, status_code=status)
 
@@ -152,7 +170,7 @@ def error_answer(status: int, error: InputError, **extra: Any) -> JSONResponse:
 def input_error_status(error: InputError) -> int:
     if isinstance(error, ScenarioNotFound):
         return 404
-    return 413 if isinstance(error, TooLargeError) else 422
+    return 413 if isinstance(error, LimitError) else 422
 
 
 def validation_error_answer(exc: RequestValidationError) -> JSONResponse:
@@ -166,94 +184,14 @@ def validation_error_answer(exc: RequestValidationError) -> JSONResponse:
     return error_answer(status, InputError(problem, place=place), detail=detail)
 
 
-def reject_server_paths(scenario: dict[str, Any]) -> None:
-    """Over the web a scenario may name shipped profiles and organisations, never server files."""
-    ruleset = scenario.get("ruleset")
-    names: dict[str, Any] = {"ruleset": ruleset}
-    if isinstance(ruleset, dict):
-        names = {"ruleset.base": ruleset.get("base")}
-    for side in ("defender", "attacker"):
-        force = scenario.get(side)
-        if isinstance(force, dict):
-            names[f"{side}.organisation"] = force.get("organisation")
-    for place, name in names.items():
-        if isinstance(name, str) and not SHIPPED_NAME.fullmatch(name):
-            raise InputError(
-                f"'{name}' is not the name of a shipped file; the web API does not read paths",
-                place=place,
-            )
-
-
-def load_checked_battle(scenario: dict[str, Any]) -> Battle:
-    reject_server_paths(scenario)
-    return battle_from_data(scenario)
-
-
-def ensure_solvable(scenario: dict[str, Any], settings: WebSettings) -> None:
-    """Refuse a force larger than the server's solve limit (413)."""
-    battle = load_checked_battle(scenario)
-    for force in (battle.defender, battle.attacker):
-        if len(force.stands) > settings.max_stands_per_side:
-            raise TooLargeError(
-                f"the {force.name} has {len(force.stands)} stands; this server solves at most "
-                f"{settings.max_stands_per_side} a side",
-                place=f"{force.name}.stands",
-            )
-
-
-def expanded_node_count(root: yaml.Node, limit: int) -> int:
-    """Nodes of a YAML document once its aliases are expanded, counting no further than limit."""
-    sizes: dict[int, int] = {}
-    open_nodes: set[int] = set()
-
-    def count(node: yaml.Node) -> int:
-        if id(node) in sizes:
-            return sizes[id(node)]
-        if id(node) in open_nodes:
-            raise InputError("a YAML alias refers to the node that contains it", place="body")
-        open_nodes.add(id(node))
-        children: list[yaml.Node] = []
-        if isinstance(node, yaml.MappingNode):
-            children = [part for pair in node.value for part in pair]
-        elif isinstance(node, yaml.SequenceNode):
-            children = node.value
-        total = 1
-        for child in children:
-            total += count(child)
-            if total > limit:
-                break
-        open_nodes.discard(id(node))
-        sizes[id(node)] = total
-        return total
-
-    return count(root)
-
-
-def parse_text(text: str, max_nodes: int) -> Any:
-    """A pasted YAML or JSON document, read with the safe loader."""
-    loader = yaml.SafeLoader(text)
-    try:
-        root = loader.get_single_node()
-        if root is None:
-            raise InputError("the text is empty: paste or upload a scenario", place="body")
-        if expanded_node_count(root, max_nodes) > max_nodes:
-            raise TooLargeError(f"the document has more than {max_nodes} values", place="body")
-        return loader.construct_document(root)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"not valid YAML: {problem}", place=place) from None
-    except RecursionError:
-        raise InputError("the document is nested too deeply", place="body") from None
-    finally:
-        loader.dispose()
+def load_checked_battle(scenario: dict[str, Any], limits: Limits) -> Battle:
+    """A scenario from a request: shipped profile and organisation names only, never paths."""
+    return battle_from_data(scenario, limits=limits)
 
 
 def shipped_scenarios() -> dict[str, Path]:
     """The scenarios in ``models/scenarios/`` by name (file name without its suffix)."""
-    folder = models_dir() / "scenarios"
-    files = sorted(p for p in folder.iterdir() if p.suffix in SCENARIO_SUFFIXES)
+    files = sorted(p for p in folder("scenarios").iterdir() if p.suffix in SCENARIO_SUFFIXES)
     return {path.stem: path for path in files}
 
 
@@ -277,7 +215,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         ),
     )
     app.state.settings = settings
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.limits.max_body_bytes)
 
     @app.exception_handler(InputError)
     async def on_input_error(_: Request, exc: InputError) -> JSONResponse:
@@ -287,38 +225,45 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def on_validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         return validation_error_answer(exc)
 
+    @app.exception_handler(TimeLimitError)
+    async def on_time_limit(_: Request, exc: TimeLimitError) -> JSONResponse:
+        return error_answer(422, InputError(str(exc), place="time limit"))
+
     @app.exception_handler(BodyTooLarge)
     async def on_body_too_large(_: Request, exc: BodyTooLarge) -> JSONResponse:
         return error_answer(413, InputError(exc.detail, place="body"))
 
-    @app.post("/api/check", tags=["rules"], responses=ERROR_ANSWERS)
-    def check(scenario: ScenarioBody) -> dict[str, Any]:
-        """Check the scenario's allocation (any leading part of it): `cfalloc check --json`."""
-        reject_server_paths(scenario)
-        return service.check_json(scenario)
+    limits = settings.limits
 
-    @app.post("/api/explain", tags=["rules"], responses=ERROR_ANSWERS)
+    @app.post("/api/check", tags=["rules"], responses=ERROR_ANSWERS, response_model=CheckAnswer)
+    def check(scenario: ScenarioBody) -> Any:
+        """Check the scenario's allocation (any leading part of it): `cfalloc check --json`."""
+        battle = load_checked_battle(scenario, limits)
+        return answer_response(service.check_answer(battle, settings.solve_time_limit))
+
+    @app.post("/api/explain", tags=["rules"], responses=ERROR_ANSWERS, response_model=ExplainAnswer)
     def explain(scenario: ScenarioBody) -> Any:
         """Narrate the procedure step by step: `cfalloc explain --json`."""
-        ensure_solvable(scenario, settings)
-        return service.explain_json(scenario)
+        battle = load_checked_battle(scenario, limits)
+        return answer_response(service.explain_answer(battle, time_limit=settings.solve_time_limit))
 
-    @app.post("/api/solve", tags=["odds"], responses=ERROR_ANSWERS)
-    def solve(request: SolveRequest) -> dict[str, Any]:
+    @app.post("/api/solve", tags=["odds"], responses=ERROR_ANSWERS, response_model=SolveAnswer)
+    def solve(request: SolveRequest) -> Any:
         """The best line of play for one side: `cfalloc solve --side S --objective O --json`."""
-        ensure_solvable(request.scenario, settings)
-        return service.solve_json(
-            request.scenario,
-            request.side,
-            request.objective,
-            time_limit=settings.solve_time_limit,
+        battle = load_checked_battle(request.scenario, limits)
+        return answer_response(
+            service.solve_answer(battle, request.side, request.objective, settings.solve_time_limit)
         )
 
-    @app.post("/api/simulate", tags=["odds"], responses=ERROR_ANSWERS)
-    def simulate(request: SimulateRequest) -> dict[str, Any]:
+    @app.post(
+        "/api/simulate", tags=["odds"], responses=ERROR_ANSWERS, response_model=SimulateAnswer
+    )
+    def simulate(request: SimulateRequest) -> Any:
         """Roll the dice for a complete allocation: `cfalloc simulate --seed N --json`."""
-        reject_server_paths(request.scenario)
-        return service.simulate_json(request.scenario, request.seed)
+        battle = load_checked_battle(request.scenario, limits)
+        return answer_response(
+            service.simulate_answer(battle, seed=request.seed, time_limit=settings.solve_time_limit)
+        )
 
     @app.post(
         "/api/parse",
@@ -338,7 +283,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             text = (await request.body()).decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("the text is not UTF-8", place="body") from None
-        data = parse_text(text, settings.max_yaml_nodes)
+        data = read_text(text, source=None, limits=limits)
         if not isinstance(data, dict):
             raise InputError("a scenario must be a mapping with `defender` and `attacker`")
         return data
@@ -346,7 +291,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @app.post("/api/forces", tags=["scenarios"], responses=ERROR_ANSWERS)
     def forces(scenario: ScenarioBody) -> dict[str, Any]:
         """The building and both sides' stands (organisations expanded): what the page draws."""
-        battle = load_checked_battle(scenario)
+        battle = load_checked_battle(scenario, limits)
         return {
             "title": battle.scenario.title,
             "description": battle.scenario.description,
@@ -360,7 +305,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         """The shipped scenarios: name, title and what each is meant to show."""
         listing = []
         for name, path in shipped_scenarios().items():
-            data = read_data(path)
+            data = read_file(path)
             listing.append({"name": name, "title": data.get("title"), "expect": data.get("expect")})
         return listing
 
@@ -370,7 +315,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         path = shipped_scenarios().get(name)
         if path is None:
             raise ScenarioNotFound(f"no shipped scenario '{name}'", place="name")
-        return read_data(path)
+        return read_file(path)
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from allocator.core.limits import Limits, default_limits
+
 
 class WebSettings(BaseModel):
     """Where ``cfalloc serve`` listens, and the limits that keep one request from hogging it."""
@@ -17,18 +19,9 @@ class WebSettings(BaseModel):
 
     host: str = Field(default="127.0.0.1", description="Address to bind; loopback by default.")
     port: int = Field(default=8000, ge=0, le=65535, description="TCP port to listen on.")
-    max_stands_per_side: int = Field(
-        default=16,
-        ge=1,
-        description="Largest force (stands per side) that /api/solve and /api/explain accept.",
-    )
-    max_body_bytes: int = Field(
-        default=256 * 1024, ge=1024, description="Largest request body accepted, in bytes."
-    )
-    max_yaml_nodes: int = Field(
-        default=50_000,
-        ge=100,
-        description="Largest document /api/parse reads, in values once YAML aliases are expanded.",
+    limits: Limits = Field(
+        default_factory=default_limits,
+        description="The size limits, shared with the command line (CFALLOC_* variables).",
     )
     solve_time_limit: float = Field(
         default=10.0, gt=0, description="Seconds a solve may search before answering `feasible`."

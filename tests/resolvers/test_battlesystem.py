@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from allocator.resolvers.battlesystem import (
+from allocator.core.resolution import load_engagement
+from allocator.games.battlesystem.plan import (
     BattlesystemPlan,
     BattlesystemResolver,
     charisma_bonus,
@@ -17,7 +18,6 @@ from allocator.resolvers.battlesystem import (
     indoor_spacing,
     squeezing_in,
 )
-from allocator.resolvers.common import load_engagement
 
 GATEHOUSE = Path(__file__).parent / "data" / "keep-gatehouse.yaml"
 

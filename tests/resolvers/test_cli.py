@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from allocator.resolvers.cli import app
+from allocator.games.resolve_commands import app
 
 DATA = Path(__file__).parent / "data"
 runner = CliRunner()
@@ -73,7 +73,7 @@ def test_every_command_reads_well_and_as_json(args):
         (["infinity"], "give either --active"),
         (["matched-dice", "--defender", "2"], "exactly one of attacker"),
         (["matched-dice", "--attacker", "2", "--defender", "2", "--ties", "odd"], "ties"),
-        (["battlesystem", "no-such-plan.yaml"], "cannot read the file"),
+        (["battlesystem", "no-such-plan.yaml"], "no such file"),
         (["percentile", str(DATA / "melee.yaml")], "attacker"),
     ],
 )

@@ -10,8 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from allocator.errors import InputError
-from allocator.resolvers.infinity import (
+from allocator.core.errors import InputError
+from allocator.games.infinity.allocate import (
+    AllocationProblem,
+    EnemyTarget,
+    FreeTrooper,
+    allocate,
+    wound_chance,
+)
+from allocator.games.infinity.rolls import (
     CRITICAL,
     InfinityEngagement,
     InfinityResolver,
@@ -27,13 +34,6 @@ from allocator.resolvers.infinity import (
     roll_value,
     save_failure,
     wound_distribution,
-)
-from allocator.resolvers.infinity_allocate import (
-    AllocationProblem,
-    EnemyTarget,
-    FreeTrooper,
-    allocate,
-    wound_chance,
 )
 
 success_values = st.integers(-12, 40)

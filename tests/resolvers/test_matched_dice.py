@@ -8,8 +8,8 @@ from itertools import product
 
 import pytest
 
-from allocator.errors import InputError
-from allocator.resolvers.matched_dice import (
+from allocator.core.errors import InputError
+from allocator.games.matched_dice.assault import (
     BreakOnLoss,
     GridBase,
     MatchedDiceEngagement,

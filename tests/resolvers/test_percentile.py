@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from allocator.errors import InputError
-from allocator.resolvers.percentile import (
+from allocator.core.errors import InputError
+from allocator.games.percentile.procedure import (
     AssaultBand,
     AssaultingInfantry,
     DefendingUnit,

@@ -7,16 +7,24 @@ from fractions import Fraction
 import pytest
 import yaml
 
-from allocator.errors import InputError
-from allocator.resolvers import RESOLVERS, Resolution, get_resolver, models_dir
-from allocator.resolvers.common import read_document, validate
-from allocator.resolvers.infinity import InfinityEngagement
-from allocator.violations import Violation
+from allocator.core.errors import InputError
+from allocator.core.library import folder
+from allocator.core.reader import read_file
+from allocator.core.resolution import validate
+from allocator.core.violations import Violation
+from allocator.games import SYSTEMS, Resolution, get_resolver
+from allocator.games.infinity.rolls import InfinityEngagement
 
 
 def test_every_system_is_registered_by_name():
-    assert sorted(RESOLVERS) == ["battlesystem", "infinity", "matched-dice", "percentile"]
-    assert all(resolver.name == name for name, resolver in RESOLVERS.items())
+    assert sorted(SYSTEMS) == [
+        "battlesystem",
+        "crossfire",
+        "infinity",
+        "matched-dice",
+        "percentile",
+    ]
+    assert all(get_resolver(name).name == name for name in SYSTEMS)
 
 
 def test_unknown_system_is_input_error():
@@ -43,7 +51,7 @@ def test_validation_error_becomes_one_input_error_with_its_place():
             {"active": {"attribute": 1, "burst": -1}, "reactive": {"attribute": 1}},
             file="f.yaml",
         )
-    with pytest.raises(InputError, match="Extra inputs"):
+    with pytest.raises(InputError, match=r"active\.colour: unknown field"):
         validate(
             InfinityEngagement,
             {"active": {"attribute": 1, "colour": "red"}, "reactive": {"attribute": 1}},
@@ -54,11 +62,11 @@ def test_bad_yaml_is_input_error(tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text("a: [1, 2\n")
     with pytest.raises(InputError, match="not valid YAML"):
-        read_document(broken)
+        read_file(broken)
 
 
 def test_unverified_profile_values_are_marked():
-    rulesets = models_dir() / "rulesets"
+    rulesets = folder("rulesets")
     matched = yaml.safe_load((rulesets / "matched-dice.yaml").read_text())
     assert matched["attack_limits"]["veteran"] == 4 and "veteran" not in matched["unverified"]
     assert yaml.safe_load((rulesets / "battlesystem.yaml").read_text())["unverified"] is True

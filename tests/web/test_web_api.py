@@ -15,30 +15,24 @@ import yaml
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-import allocator.service
+import allocator.games.crossfire.service
 import allocator.web.app
 import allocator.web.settings
-from allocator.battle import read_data
-from allocator.cli import app as cli_app
-from allocator.ruleset import models_dir
+from allocator.cli.app import app as cli_app
+from allocator.core.library import folder
+from allocator.core.limits import Limits
+from allocator.core.reader import read_file as read_data
+from allocator.games.crossfire import service
+from allocator.games.crossfire.battle import battle_from_data
 from allocator.web.app import create_app
 from allocator.web.settings import WebSettings
 
 SCENARIOS = sorted(
-    p for p in (models_dir() / "scenarios").iterdir() if p.suffix in {".yaml", ".yml", ".json"}
+    p for p in (folder("scenarios")).iterdir() if p.suffix in {".yaml", ".yml", ".json"}
 )
-SEED = models_dir() / "scenarios" / "seed-2hmg-1squad-v-4.yaml"
-LIMITS = WebSettings(max_stands_per_side=8, max_body_bytes=64 * 1024, max_yaml_nodes=2_000)
-
-needs_solve = pytest.mark.skipif(
-    not hasattr(allocator.service, "solve_json"), reason="service.solve_json is not written yet"
-)
-needs_explain = pytest.mark.skipif(
-    not hasattr(allocator.service, "explain_json"), reason="service.explain_json is not written yet"
-)
-needs_simulate = pytest.mark.skipif(
-    not hasattr(allocator.service, "simulate_json"),
-    reason="service.simulate_json is not written yet",
+SEED = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
+LIMITS = WebSettings(
+    limits=Limits(max_stands_per_side=8, max_body_bytes=64 * 1024, max_values=2_000)
 )
 
 
@@ -103,7 +97,7 @@ def test_every_shipped_scenario_is_served_drawn_and_checked(client: TestClient, 
     assert forces.status_code == 200
     check = client.post("/api/check", json=data)
     assert check.status_code == 200
-    assert check.json() == allocator.service.check_json(data)
+    assert check.json() == service.check_answer(battle_from_data(data)).to_json()
 
 
 def test_check_answers_what_the_command_line_prints(client: TestClient) -> None:
@@ -262,7 +256,6 @@ def test_parse_refuses_bytes_that_are_not_utf8(client: TestClient) -> None:
 # ------------------------------------------------------------------ solve, explain, simulate
 
 
-@needs_solve
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_shipped_scenario_solves_or_says_why_not(client: TestClient, path: Path) -> None:
     data = read_data(path)
@@ -279,38 +272,39 @@ def test_every_shipped_scenario_solves_or_says_why_not(client: TestClient, path:
             assert 0 <= combat["p_attacker_wins"] <= 1
 
 
-@needs_solve
 @pytest.mark.parametrize("objective", ["sweep", "exchange"])
 def test_solve_answers_what_the_service_answers(
     client: TestClient, seed: dict[str, Any], objective: str
 ) -> None:
     body = {"scenario": seed, "side": "defender", "objective": objective}
     answer = client.post("/api/solve", json=body).json()
-    expected = allocator.service.solve_json(seed, "defender", objective)
+    expected = service.solve_answer(battle_from_data(seed), "defender", objective).to_json()
     assert (answer["value_exact"], answer["status"]) == (
         expected["value_exact"],
         expected["status"],
     )
 
 
-@needs_explain
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_shipped_scenario_is_explained(client: TestClient, path: Path) -> None:
     data = read_data(path)
     response = client.post("/api/explain", json=data)
     assert response.status_code in (200, 422), response.text
     if response.status_code == 200:
-        assert response.json() == json.loads(json.dumps(allocator.service.explain_json(data)))
+        assert response.json() == json.loads(
+            json.dumps(service.explain_answer(battle_from_data(data)).to_json())
+        )
 
 
-@needs_simulate
 def test_simulate_with_a_seed_repeats_the_same_dice(
     client: TestClient, seed: dict[str, Any]
 ) -> None:
     first = client.post("/api/simulate", json={"scenario": seed, "seed": 7})
     assert first.status_code == 200, first.text
     assert first.json() == client.post("/api/simulate", json={"scenario": seed, "seed": 7}).json()
-    assert first.json() == json.loads(json.dumps(allocator.service.simulate_json(seed, 7)))
+    assert first.json() == json.loads(
+        json.dumps(service.simulate_answer(battle_from_data(seed), seed=7).to_json())
+    )
 
 
 # ------------------------------------------------------------------ settings

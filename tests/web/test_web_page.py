@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
-SEED = "seed-2hmg-1squad-v-4"
+SEED = "guide-2hmg-1squad-v-4"
 #: The seed's legal line: the company HMG pairs with the squad, the battalion HMG fights alone.
 LEGAL_COMBATS = {"A": ["d1", "h1"], "B": ["h2"]}
 LEGAL_ATTACK = {"A": ["a1", "a2"], "B": ["a3", "a4"]}

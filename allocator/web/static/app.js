@@ -807,7 +807,7 @@ async function start() {
     if (state.shippedName) $("scenario-select").value = state.shippedName;
     return;
   }
-  const first = list.find((item) => item.name.startsWith("seed-")) ?? list[0];
+  const first = list.find((item) => item.name.startsWith("guide-")) ?? list[0];
   // The player may have pasted or uploaded a scenario while the list was loading: keep it.
   if (first && state.loadTicket === 0) {
     $("scenario-select").value = first.name;

@@ -1,0 +1,17 @@
+"""The ``cfalloc`` command line (Typer + rich): every command has ``--help`` and ``--json``.
+
+* :mod:`allocator.cli.app`: the application, ``--version``, ``schema`` and where the other
+  commands come from (Crossfire's in :mod:`allocator.games.crossfire.commands`, the other games'
+  in :mod:`allocator.games.resolve_commands`, the web page's in :mod:`allocator.web.cli`);
+* :mod:`allocator.cli.console`: the one Console pair and the one error boundary, so that exit
+  codes mean the same for every command.
+"""
+
+from __future__ import annotations
+
+
+def main() -> None:
+    """The ``cfalloc`` entry point."""
+    from allocator.cli.app import run
+
+    run()

@@ -1,0 +1,110 @@
+"""One budget for every command and endpoint: how big an input may be and how long work may run.
+
+Every limit has a generous default for real play (a battalion a side and more) and can be raised
+with an environment variable ``CFALLOC_<NAME>``, e.g. ``CFALLOC_MAX_STANDS_PER_SIDE=300``. The
+command line and the web server read the same settings, so the page answers what the command
+line answers. A refusal is a :class:`~allocator.core.errors.LimitError` naming the limit and how
+to raise it, raised before any heavy work starts.
+
+>>> limits = Limits()
+>>> limits.max_stands_per_side >= 40
+True
+>>> print(limits.refuse("max_depth", "nested 40 levels deep", file="x.yaml"))
+x.yaml: nested 40 levels deep, over the limit of 32 (raise it with CFALLOC_MAX_DEPTH)
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from allocator.core.errors import InputError, LimitError
+
+ENVIRONMENT_PREFIX = "CFALLOC_"
+
+
+class Limits(BaseModel):
+    """The size and time limits; see the module docstring for how to raise one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_file_bytes: int = Field(
+        default=1_048_576, ge=1024, description="Largest file read, in bytes."
+    )
+    max_body_bytes: int = Field(
+        default=1_048_576, ge=1024, description="Largest web request body, in bytes."
+    )
+    max_depth: int = Field(
+        default=32, ge=4, le=200, description="Deepest nesting of mappings and lists in a file."
+    )
+    max_values: int = Field(
+        default=200_000,
+        ge=100,
+        description="Most values (texts, numbers, lists, mappings) in one document, YAML "
+        "aliases expanded.",
+    )
+    max_number_digits: int = Field(
+        default=30, ge=4, le=1000, description="Most digits in one number of a file."
+    )
+    max_text_length: int = Field(
+        default=10_000, ge=100, description="Longest text (a title, a description) in a file."
+    )
+    max_stands_per_side: int = Field(
+        default=120, ge=1, description="Most stands a side in one fight (a battalion is ~50)."
+    )
+    max_burst: int = Field(
+        default=24,
+        ge=1,
+        le=200,
+        description="Largest Burst (dice a side) the Infinity resolver rolls.",
+    )
+    max_rounds: int = Field(
+        default=100, ge=1, le=10_000, description="Most rounds a resolver chains or simulates."
+    )
+    max_trials: int = Field(
+        default=1_000_000, ge=1, description="Most trials `cfalloc simulate --trials` plays."
+    )
+    max_time_limit: float = Field(
+        default=3600.0, gt=0, description="Longest time limit, in seconds, a command may ask for."
+    )
+
+    @classmethod
+    def from_environment(cls, environ: dict[str, str] | None = None) -> Limits:
+        """The defaults, with every ``CFALLOC_<NAME>`` variable of the environment applied."""
+        environ = dict(os.environ if environ is None else environ)
+        given: dict[str, Any] = {}
+        for name in cls.model_fields:
+            variable = ENVIRONMENT_PREFIX + name.upper()
+            if variable in environ:
+                given[name] = environ[variable]
+        try:
+            return cls.model_validate(given)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            name = str(first["loc"][0])
+            raise InputError(
+                f"{first['msg']} (got {given.get(name)!r:.40})",
+                place=f"environment variable {ENVIRONMENT_PREFIX}{name.upper()}",
+            ) from None
+
+    def refuse(
+        self, name: str, problem: str, *, file: str | None = None, place: str | None = None
+    ) -> LimitError:
+        """The error for ``problem``, naming limit ``name``, its value and how to raise it."""
+        value = getattr(self, name)
+        return LimitError(
+            f"{problem}, over the limit of {value:g} (raise it with "
+            f"{ENVIRONMENT_PREFIX}{name.upper()})",
+            limit=name,
+            file=file,
+            place=place,
+        )
+
+
+@cache
+def default_limits() -> Limits:
+    """The limits of this process: the defaults and the environment, read once."""
+    return Limits.from_environment()

@@ -1,0 +1,339 @@
+"""The one reader of YAML and JSON documents, for every game, file and request.
+
+Every document is read with a safe loader and within :class:`~allocator.core.limits.Limits`,
+checked before it is built: its size in bytes, the depth of its nesting, the number of values
+once YAML aliases are expanded (an alias bomb is refused before it grows), the digits of its
+numbers and the length of its texts. Duplicate keys are refused, not silently merged; only plain
+data comes out (text, finite numbers, true/false, null, lists and mappings): YAML tags such as
+``!!binary`` or ``!!python/object`` and dates are refused or read as text. Every problem is one
+:class:`~allocator.core.errors.InputError` with the file and the line, quoting at most a short,
+escaped excerpt of the input.
+
+>>> read_text("a: 1\\nb: [x, y]\\n")
+{'a': 1, 'b': ['x', 'y']}
+>>> read_text("a: 1\\na: 2\\n", source="farm.yaml")
+Traceback (most recent call last):
+...
+allocator.core.errors.InputError: farm.yaml: line 2, column 1: duplicate key 'a' (first at line 1)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import yaml
+
+from allocator.core.errors import InputError
+from allocator.core.limits import Limits, default_limits
+
+Syntax = Literal["yaml", "json", "auto"]
+
+_LOADER_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR, _INT, _FLOAT, _BOOL, _NULL = (
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null")
+)
+_MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
+PLAIN_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _MAP, _SEQ, "!"}
+_NUMBER_LIKE = re.compile(r"[-+]?(?:\.?[0-9][0-9_.:eE+\-]*|\.inf|\.Inf|\.INF|\.nan|\.NaN|\.NAN)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def excerpt(value: object, width: int = 40) -> str:
+    """A short, escaped quotation of ``value`` for an error message."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 4] + "...'"
+
+
+class _Loader(_LOADER_BASE):  # type: ignore[misc, valid-type]
+    """The safe loader with duplicate keys refused and dates left as text."""
+
+    yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {
+        first: [(tag, regexp) for tag, regexp in resolvers if not tag.endswith(":timestamp")]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Node] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE:
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.get(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a key must be text or a number", key_node.start_mark
+                ) from None
+            if first is not None:
+                raise _DuplicateKey(key, first.start_mark.line + 1, key_node.start_mark)
+            seen[key] = key_node
+        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+
+
+class _DuplicateKey(yaml.YAMLError):
+    def __init__(self, key: object, first_line: int, mark: Any):
+        super().__init__()
+        self.problem = f"duplicate key {excerpt(key)} (first at line {first_line})"
+        self.problem_mark = mark
+
+
+def _tag_problem(tag: str) -> str:
+    shown = tag.replace("tag:yaml.org,2002:", "!!")
+    return (
+        f"the YAML tag {excerpt(shown)} is not allowed: files hold only text, numbers, "
+        "true/false, lists and mappings"
+    )
+
+
+def _mark_place(mark: Any) -> str | None:
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else None
+
+
+def _check_yaml_events(text: str, source: str | None, limits: Limits) -> None:
+    """Walk the parser's events (no document is built yet) and refuse what breaks a limit."""
+    sizes: dict[str, int] = {}
+    stack: list[tuple[int, str | None]] = []  # (values so far, anchor) of each open collection
+    total = 0
+
+    def fail(problem: str, mark: Any, limit: str | None = None) -> InputError:
+        place = _mark_place(mark)
+        if limit is not None:
+            return limits.refuse(limit, problem, file=source, place=place)
+        return InputError(problem, file=source, place=place)
+
+    def add(count: int) -> None:
+        nonlocal total
+        total += count
+        if stack:
+            stack[-1] = (stack[-1][0] + count, stack[-1][1])
+
+    for event in yaml.parse(text, Loader=_LOADER_BASE):
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag is not None and not event.implicit[0] and tag not in PLAIN_TAGS:
+                raise fail(_tag_problem(tag), event.start_mark)
+            value = event.value
+            if len(value) > limits.max_text_length:
+                raise fail(
+                    f"a text of {len(value)} characters", event.start_mark, "max_text_length"
+                )
+            if _SURROGATE.search(value):
+                raise fail("the text holds an unpaired surrogate escape", event.start_mark)
+            if not event.style and _NUMBER_LIKE.fullmatch(value):
+                digits = sum(ch.isdigit() for ch in value)
+                if digits > limits.max_number_digits:
+                    raise fail(
+                        f"a number of {digits} digits", event.start_mark, "max_number_digits"
+                    )
+                if value.lower().lstrip("+-") in (".inf", ".nan"):
+                    raise fail(f"{excerpt(value)} is not a finite number", event.start_mark)
+            add(1)
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.AliasEvent):
+            if any(anchor == event.anchor for _, anchor in stack):
+                raise fail(
+                    "a YAML alias refers to the list or mapping that contains it", event.start_mark
+                )
+            add(sizes.get(event.anchor, 1))
+        elif isinstance(event, yaml.CollectionStartEvent):
+            tag = event.tag
+            if tag is not None and not event.implicit and tag not in PLAIN_TAGS:
+                raise fail(_tag_problem(tag), event.start_mark)
+            stack.append((1, event.anchor))
+            if len(stack) > limits.max_depth:
+                raise fail(
+                    f"the document is nested {len(stack)} levels deep",
+                    event.start_mark,
+                    "max_depth",
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            count, anchor = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = count
+            add(count)
+        if total > limits.max_values:
+            raise fail(
+                "the document holds too many values once its YAML aliases are expanded",
+                event.start_mark,
+                "max_values",
+            )
+
+
+def _load_yaml(text: str, source: str | None, limits: Limits) -> Any:
+    try:
+        _check_yaml_events(text, source, limits)
+        loader = _Loader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or "the text cannot be read"
+        if isinstance(exc, yaml.reader.ReaderError):
+            problem = f"character #x{exc.character:04x} is not allowed ({exc.reason})"
+            line = text.count("\n", 0, exc.position) + 1
+            raise InputError(
+                f"not valid YAML: {problem}", file=source, place=f"line {line}"
+            ) from None
+        if isinstance(exc, _DuplicateKey):
+            raise InputError(problem, file=source, place=_mark_place(mark)) from None
+        raise InputError(
+            f"not valid YAML: {problem}", file=source, place=_mark_place(mark)
+        ) from None
+
+
+def _walk(value: Any, depth: int = 1) -> Iterator[tuple[Any, int]]:
+    stack = [(value, depth)]
+    while stack:
+        item, level = stack.pop()
+        yield item, level
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+            stack.extend((k, level + 1) for k in item)
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+
+
+def _load_json(text: str, source: str | None, limits: Limits) -> Any:
+    def number(kind: type[int] | type[float]) -> Any:
+        def parse(literal: str) -> int | float:
+            digits = sum(ch.isdigit() for ch in literal)
+            if digits > limits.max_number_digits:
+                raise _JsonProblem(
+                    limits.refuse("max_number_digits", f"a number of {digits} digits", file=source)
+                )
+            value = kind(literal)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise _JsonProblem(
+                    InputError(f"{literal[:20]} is not a finite number", file=source)
+                )
+            return value
+
+        return parse
+
+    def no_constant(literal: str) -> Any:
+        raise _JsonProblem(InputError(f"{literal} is not a number JSON allows", file=source))
+
+    def mapping(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise _JsonProblem(
+                    InputError(
+                        f"duplicate key {excerpt(key)}",
+                        file=source,
+                        place=_json_key_line(text, key),
+                    )
+                )
+            result[key] = value
+        return result
+
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=mapping,
+            parse_int=number(int),
+            parse_float=number(float),
+            parse_constant=no_constant,
+        )
+    except _JsonProblem as problem:
+        raise problem.error from None
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"not valid JSON: {exc.msg}",
+            file=source,
+            place=f"line {exc.lineno}, column {exc.colno}",
+        ) from None
+    except RecursionError:
+        raise limits.refuse("max_depth", "the document is nested too deeply", file=source) from None
+    count = 0
+    for item, level in _walk(data):
+        count += 1
+        if level > limits.max_depth:
+            raise limits.refuse(
+                "max_depth", f"the document is nested {level} levels deep", file=source
+            )
+        if isinstance(item, str):
+            if len(item) > limits.max_text_length:
+                raise limits.refuse(
+                    "max_text_length", f"a text of {len(item)} characters", file=source
+                )
+            if _SURROGATE.search(item):
+                raise InputError("the text holds an unpaired surrogate escape", file=source)
+    if count > limits.max_values:
+        raise limits.refuse("max_values", f"the document holds {count} values", file=source)
+    return data
+
+
+class _JsonProblem(Exception):
+    def __init__(self, error: InputError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _json_key_line(text: str, key: str) -> str | None:
+    """The line of the second occurrence of ``"key":`` (JSON's hooks do not know positions)."""
+    pattern = re.compile(re.escape(json.dumps(key)) + r"\s*:")
+    found = [m.start() for m in pattern.finditer(text)]
+    return f"line {text.count(chr(10), 0, found[1]) + 1}" if len(found) > 1 else None
+
+
+def read_text(
+    text: str, *, source: str | None = None, syntax: Syntax = "auto", limits: Limits | None = None
+) -> Any:
+    """Parse a YAML or JSON document (``auto``: JSON when it reads as JSON, else YAML)."""
+    limits = limits or default_limits()
+    if len(text) > limits.max_file_bytes:
+        raise limits.refuse("max_file_bytes", f"the text has {len(text)} characters", file=source)
+    text = text.removeprefix("\ufeff")
+    if syntax == "json":
+        return _load_json(text, source, limits)
+    if syntax == "auto" and text.lstrip()[:1] in ("{", "["):
+        try:
+            return _load_json(text, source, limits)
+        except InputError as error:
+            if not error.problem.startswith("not valid JSON"):
+                raise
+    return _load_yaml(text, source, limits)
+
+
+def read_bytes(
+    data: bytes, *, source: str | None = None, syntax: Syntax = "auto", limits: Limits | None = None
+) -> Any:
+    """Decode UTF-8 bytes and parse them (:func:`read_text`)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the file "
+            "as UTF-8",
+            file=source,
+        ) from None
+    return read_text(text, source=source, syntax=syntax, limits=limits)
+
+
+def read_file(path: str | Path, *, limits: Limits | None = None) -> Any:
+    """Read and parse a YAML or JSON file (JSON by its ``.json`` suffix, else YAML)."""
+    limits = limits or default_limits()
+    path = Path(path)
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limits.max_file_bytes + 1)
+    except FileNotFoundError:
+        raise InputError("no such file", file=source) from None
+    except IsADirectoryError:
+        raise InputError("this is a folder, not a file", file=source) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the file ({exc.strerror or exc})", file=source) from None
+    if len(data) > limits.max_file_bytes:
+        raise limits.refuse("max_file_bytes", "the file is too large", file=source)
+    syntax: Syntax = "json" if path.suffix.lower() == ".json" else "yaml"
+    return read_bytes(data, source=source, syntax=syntax, limits=limits)

@@ -1,0 +1,69 @@
+"""Words and numbers for people: user text made safe for the terminal, percentages, lists.
+
+Text from a file (titles, names, ids) may hold control characters, terminal escape sequences or
+rich markup. :func:`safe` strips the first two and escapes the third, so that it prints as
+written; every human-readable output passes user text through it.
+
+>>> safe("Farm\\x1b[31m [b]house[/b]")
+'Farm[31m \\\\[b]house\\\\[/b]'
+>>> percent(Fraction(13, 16)), percent(Fraction(1, 3)), percent(Fraction(1, 8), digits=2)
+('81.3%', '33.3%', '12.50%')
+>>> listing(["d1", "d2", "h1"])
+'d1, d2 and h1'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from rich.markup import escape
+
+#: C0 and C1 control characters, and the invisible direction overrides (Trojan-source tricks).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NEWLINES = re.compile("[\n\t]")
+
+
+def plain(text: object) -> str:
+    """``text`` without control characters (newlines and tabs become spaces)."""
+    return _UNSAFE.sub("", _NEWLINES.sub(" ", str(text)))
+
+
+def safe(text: object) -> str:
+    """``text`` ready to be interpolated into rich markup: no control characters, no markup."""
+    return escape(plain(text))
+
+
+def percent(value: Fraction | float, digits: int = 1) -> str:
+    """A probability as a percentage, rounded half up (13/16 is 81.3% everywhere)."""
+    exact = Fraction(value) * 100
+    quantum = Decimal(1).scaleb(-digits)
+    rounded = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
+        quantum, rounding=ROUND_HALF_UP
+    )
+    return f"{rounded}%"
+
+
+def signed(value: Fraction | float, digits: int = 2) -> str:
+    """A signed number rounded half up: ``+0.44``, ``-1.25``."""
+    exact = Fraction(value)
+    quantum = Decimal(1).scaleb(-digits)
+    rounded = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
+        quantum, rounding=ROUND_HALF_UP
+    )
+    return f"{rounded:+}"
+
+
+def listing(items: Iterable[str], empty: str = "none") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 squad``, ``2 squads``."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"

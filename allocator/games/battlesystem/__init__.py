@@ -1,0 +1,1 @@
+"""battlesystem resolver (see the modules of this package)."""

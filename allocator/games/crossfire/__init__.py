@@ -1,0 +1,9 @@
+"""Crossfire close combat in a building: the rules, the exact odds, the search, the whole fight.
+
+Data flows one way: a scenario file is validated (:mod:`.schema`) and resolved into a battle
+with its organisation graphs (:mod:`.battle`, :mod:`.orgs`, :mod:`.profile`); the rules
+(:mod:`.rules`, one module per family) check it and build the CP-SAT model (:mod:`.model`);
+the odds (:mod:`.odds`, :mod:`.cp_odds`) and the search (:mod:`.search`) find the best lines;
+:mod:`.service` answers the commands (:mod:`.commands`) and the web page with the typed answers
+of :mod:`.answers`, in the words of :mod:`.words` and the reports of :mod:`.report`.
+"""

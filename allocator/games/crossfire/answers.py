@@ -1,0 +1,274 @@
+"""The typed contract of every Crossfire JSON answer: what ``--json`` prints and the web returns.
+
+Each answer is a pydantic model; ``cfalloc ... --json`` prints :meth:`Answer.to_json` and the web
+API uses the class as its ``response_model``, so ``/openapi.json`` documents every field. Exact
+numbers are ``"p/q"`` texts (:data:`~allocator.core.exact.Exact`) beside their float values.
+
+>>> from fractions import Fraction
+>>> ValueAnswer.of(Fraction(13, 16)).to_json()
+{'value': 0.8125, 'exact': '13/16'}
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from allocator.core.exact import Exact
+from allocator.core.violations import Violation
+from allocator.games.crossfire.schema import Allocation
+
+Side = Literal["attacker", "defender"]
+Objective = Literal["sweep", "exchange", "take"]
+
+
+class Answer(BaseModel):
+    """Base of the answers: fields listed in ``omit_when_none`` are left out while None, and so
+    are the parts of an allocation that are not given."""
+
+    model_config = ConfigDict(extra="forbid")
+    omit_when_none: ClassVar[frozenset[str]] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as JSON-ready data (the same for the command line and the web)."""
+        data: dict[str, Any] = self.model_dump(mode="json")
+        _prune(self, data)
+        return data
+
+
+def _prune(value: Any, dumped: Any) -> None:
+    """Drop, in ``dumped`` (the JSON of ``value``), the keys its models leave out when None."""
+    if isinstance(value, BaseModel) and isinstance(dumped, dict):
+        omitted = value.omit_when_none if isinstance(value, Answer) else frozenset(dumped)
+        for key in omitted:
+            if key in dumped and dumped[key] is None:
+                del dumped[key]
+        for name in type(value).model_fields:
+            if name in dumped:
+                _prune(getattr(value, name), dumped[name])
+    elif isinstance(value, list | tuple) and isinstance(dumped, list):
+        for item, dumped_item in zip(value, dumped, strict=True):
+            _prune(item, dumped_item)
+    elif isinstance(value, dict) and isinstance(dumped, dict):
+        for key, item in value.items():
+            _prune(item, dumped.get(str(key)))
+
+
+class ValueAnswer(Answer):
+    """A value as a float and as an exact fraction."""
+
+    value: float
+    exact: Exact
+
+    @classmethod
+    def of(cls, value: Fraction) -> ValueAnswer:
+        return cls(value=float(value), exact=value)
+
+
+class CombatAnswer(Answer):
+    """One combat of a round: who fights, both totals and their parts, the odds."""
+
+    omit_when_none = frozenset({"decided"})
+
+    name: str
+    defenders: list[str]
+    attackers: list[str]
+    attacker_total: int
+    defender_total: int
+    attacker_parts: list[tuple[str, int]] = Field(
+        description="What makes up the attacker's total: (what, value) pairs."
+    )
+    defender_parts: list[tuple[str, int]]
+    p_attacker_wins: float
+    p_attacker_wins_exact: Exact
+    decided: str | None = Field(
+        default=None, description="Why the combat needs no roll (a side that cannot fight)."
+    )
+
+
+class OutcomeAnswer(Answer):
+    """One outcome of a round: how many stands each side loses, and its probability."""
+
+    defender_losses: int
+    attacker_losses: int
+    p: float
+    p_exact: Exact
+
+
+class RoundAnswer(Answer):
+    """A complete round: every combat's odds, the outcomes, and both one-round objectives."""
+
+    combats: list[CombatAnswer]
+    outcomes: list[OutcomeAnswer]
+    sweep: ValueAnswer
+    exchange: ValueAnswer
+
+
+class CheckAnswer(Answer):
+    """What ``cfalloc check --json`` prints and ``POST /api/check`` returns."""
+
+    omit_when_none = frozenset({"completion", "odds"})
+
+    legal: bool
+    violations: list[Violation]
+    nearest_legal: Allocation | None = Field(
+        default=None,
+        description="For a broken allocation: the legal one that moves the fewest stands.",
+    )
+    completion: Allocation | None = Field(
+        default=None,
+        description="For a legal leading part of the allocation: one legal way to finish it, "
+        "found by the CP-SAT model (the proof that it can still be completed).",
+    )
+    odds: RoundAnswer | None = Field(
+        default=None, description="Every combat's totals and odds, for a complete legal allocation."
+    )
+    warnings: list[str] = Field(default_factory=list)
+
+
+class LineAnswer(Answer):
+    """A line of play (the whole allocation) and its value."""
+
+    value: float
+    value_exact: Exact
+    allocation: Allocation
+
+
+class FightOutcome(Answer):
+    """One way the whole fight can end: the stands left on each side, and its probability."""
+
+    attacker_left: int
+    defender_left: int
+    p: Exact
+
+
+class FightAnswer(Answer):
+    """The whole fight (objective ``take``) under both sides' optimal play."""
+
+    p_attacker_takes: Exact
+    p_defender_holds: Exact
+    expected_rounds: float
+    expected_stands_lost: dict[Side, float]
+    outcomes: list[FightOutcome]
+    states: int = Field(description="How many states of the fight (survivors) were searched.")
+    bounds: tuple[Exact, Exact] | None = Field(
+        default=None,
+        description="When the time limit stopped the search: the optimum lies between these.",
+    )
+    one_round: ValueAnswer | None = Field(
+        default=None,
+        description="What the one-round optimum (sweep) line would be worth over the whole fight.",
+    )
+
+
+class SolveAnswer(Answer):
+    """What ``cfalloc solve --json`` prints and ``POST /api/solve`` returns."""
+
+    omit_when_none = frozenset({"fight"})
+
+    status: Literal["optimal", "feasible"]
+    side: Side
+    objective: Objective
+    value: float
+    value_exact: Exact
+    allocation: Allocation
+    combats: list[CombatAnswer]
+    alternatives: int
+    alternatives_complete: bool
+    runner_up: LineAnswer | None
+    why: str
+    warnings: list[str]
+    note: str | None = Field(
+        description="Why the answer is not proven optimal (the time limit), or None."
+    )
+    fight: FightAnswer | None = None
+
+
+class ExplainStep(Answer):
+    """One step of the walkthrough: what it asks, what was chosen, and whether it was followed."""
+
+    omit_when_none = frozenset({"odds"})
+
+    step: int
+    title: str
+    rules: list[str]
+    text: list[str]
+    status: Literal["followed", "optimal", "broken", "not given", "not reached"]
+    violations: list[Violation]
+    odds: RoundAnswer | None = None
+
+
+class ExplainAnswer(Answer):
+    """What ``cfalloc explain --json`` prints and ``POST /api/explain`` returns."""
+
+    omit_when_none = frozenset({"objective", "fight"})
+
+    title: str
+    mode: Literal["check", "optimal"]
+    objective: Objective | None = None
+    steps: list[ExplainStep]
+    warnings: list[str] = Field(default_factory=list)
+    fight: FightAnswer | None = None
+
+
+class Roll(Answer):
+    """One roll of a combat: each side's die (the best die of a pool) and the score compared."""
+
+    attacker: int
+    defender: int
+    attacker_score: int
+    defender_score: int
+
+
+class RolledCombat(Answer):
+    omit_when_none = frozenset({"note"})
+
+    name: str
+    attackers: list[str]
+    defenders: list[str]
+    attacker_total: int
+    defender_total: int
+    attacker_parts: list[tuple[str, int]]
+    defender_parts: list[tuple[str, int]]
+    rolls: list[Roll]
+    winner: Side
+    note: str | None = None
+
+
+class PlayedRound(Answer):
+    round: int
+    allocation: Allocation
+    combats: list[RolledCombat]
+    removed: dict[Side, list[str]]
+
+
+class SimulateAnswer(Answer):
+    """What ``cfalloc simulate --json`` prints and ``POST /api/simulate`` returns."""
+
+    seed: int
+    rounds: list[PlayedRound]
+    left: dict[Side, list[str]]
+    winner: Side | None
+
+
+class TrialCombat(Answer):
+    name: str
+    attacker_win_rate: float
+    p_attacker_wins: float
+
+
+class TrialsAnswer(Answer):
+    """What ``cfalloc simulate --trials K --json`` prints."""
+
+    omit_when_none = frozenset({"take_rate", "p_take"})
+
+    trials: int
+    seed: int
+    objective: Objective
+    combats: list[TrialCombat]
+    sweep_rate: float
+    p_sweep: float
+    take_rate: float | None = None
+    p_take: Exact | None = None

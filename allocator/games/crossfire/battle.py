@@ -1,0 +1,366 @@
+"""From a scenario file to a resolved battle: stands, roles and the two org graphs.
+
+Every input problem becomes one :class:`~allocator.core.errors.InputError` naming the file, the
+place and the problem: YAML errors, schema errors, unknown units, duplicate ids, dangling
+references, forces over the limits.
+
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
+... })
+>>> b.role("d1"), b.side_of("a1")
+(<Role.squad: 'squad'>, 'attacker')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cache
+from math import dist
+from pathlib import Path
+from typing import Any
+
+from allocator.core.errors import InputError
+from allocator.core.library import shipped
+from allocator.core.limits import Limits, default_limits
+from allocator.core.reader import read_file
+from allocator.core.validation import validate
+from allocator.games.crossfire.orgs import OrgGraph
+from allocator.games.crossfire.profile import Ruleset, load_ruleset
+from allocator.games.crossfire.schema import (
+    Allocation,
+    Force,
+    Organisation,
+    PresentStand,
+    Scenario,
+    SideName,
+    Stand,
+    StandType,
+    Unit,
+    UnitKind,
+)
+
+SIDES: tuple[SideName, SideName] = ("defender", "attacker")
+
+
+class Role(StrEnum):
+    squad = "squad"
+    weapon = "weapon"
+    leader = "leader"
+    noncombatant = "noncombatant"
+
+
+ROLES: dict[StandType, Role] = {
+    StandType.rifle: Role.squad,
+    StandType.smg: Role.squad,
+    StandType.engineer: Role.squad,
+    StandType.jhmg: Role.squad,
+    StandType.hmg: Role.weapon,
+    StandType.mortar: Role.weapon,
+    StandType.gun: Role.weapon,
+    StandType.pc: Role.leader,
+    StandType.cc: Role.leader,
+    StandType.bc: Role.leader,
+    StandType.commissar: Role.leader,
+    StandType.fo: Role.noncombatant,
+    StandType.sniper: Role.noncombatant,
+}
+
+#: Leaders who may head a combat (1b) or count as a squad in the assault (4b).
+COMMANDERS = frozenset({StandType.cc, StandType.bc})
+
+
+@cache
+def load_organisation(name: str) -> Organisation:
+    """A shipped organisation of the library (``models/orgs/``), read once."""
+    path = shipped("orgs", name, what="organisation")
+    return validate(Organisation, read_file(path), file=str(path))
+
+
+@dataclass
+class SideForce:
+    """One side's stands (in file order) and its organisation graph."""
+
+    name: SideName
+    stands: dict[str, Stand]
+    units: list[Unit]
+    org: OrgGraph
+
+    def ids(self, role: Role | None = None) -> list[str]:
+        return [i for i, s in self.stands.items() if role is None or ROLES[s.type] == role]
+
+    def only(self, alive: Iterable[str]) -> SideForce:
+        """This side with only the stands of ``alive`` (the org graph is shared)."""
+        keep = set(alive)
+        return replace(self, stands={i: s for i, s in self.stands.items() if i in keep})
+
+
+def _expand_force(force: Force, side: SideName, file: str | None) -> tuple[list[Unit], list[Stand]]:
+    units, stands = list(force.units), list(force.stands)
+    if force.organisation is None:
+        if force.present:
+            raise InputError(
+                "`present` needs an `organisation` to take the stands from",
+                file=file,
+                place=f"{side}.present",
+            )
+        return units, stands
+    try:
+        org = load_organisation(force.organisation)
+    except InputError as exc:
+        raise exc.located(file, f"{side}.organisation") from None
+    by_id = {s.id: s for s in org.stands}
+    chosen: list[Stand] = []
+    for index, entry in enumerate(force.present or [s.id for s in org.stands]):
+        override = entry if isinstance(entry, PresentStand) else PresentStand(id=entry)
+        if override.id not in by_id:
+            raise InputError(
+                f"organisation '{force.organisation}' has no stand '{override.id}'"
+                f" (it has: {', '.join(by_id)})",
+                file=file,
+                place=f"{side}.present[{index}]",
+            )
+        changes = override.model_dump(exclude={"id"}, exclude_none=True)
+        chosen.append(by_id[override.id].model_copy(update=changes))
+    return list(org.units) + units, chosen + stands
+
+
+def _check_units(units: list[Unit], side: SideName, file: str | None) -> None:
+    seen: set[str] = set()
+    stack = [(unit, f"{side}.units[{i}]") for i, unit in reversed(list(enumerate(units)))]
+    while stack:  # depth first, in file order
+        unit, place = stack.pop()
+        if unit.id in seen:
+            raise InputError(f"duplicate unit id '{unit.id}'", file=file, place=place)
+        seen.add(unit.id)
+        children = list(enumerate(unit.units))
+        stack.extend((child, f"{place}.units[{i}]") for i, child in reversed(children))
+
+
+@dataclass
+class Battle:
+    """A validated, resolved scenario: what the rules and the model work on."""
+
+    scenario: Scenario
+    defender: SideForce
+    attacker: SideForce
+    ruleset: Ruleset
+    file: str | None = None
+    _side_of: dict[str, SideName] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._side_of = {i: "defender" for i in self.defender.stands} | {
+            i: "attacker" for i in self.attacker.stands
+        }
+
+    @property
+    def capacity(self) -> int:
+        return self.scenario.building.capacity
+
+    @property
+    def allocation(self) -> Allocation | None:
+        return self.scenario.allocation
+
+    @property
+    def title(self) -> str:
+        return self.scenario.title or self.scenario.building.name
+
+    def side(self, name: SideName) -> SideForce:
+        return self.defender if name == "defender" else self.attacker
+
+    def side_of(self, stand_id: str) -> SideName:
+        return self._side_of[stand_id]
+
+    def stand(self, stand_id: str) -> Stand:
+        return self.side(self.side_of(stand_id)).stands[stand_id]
+
+    def role(self, stand_id: str) -> Role:
+        return ROLES[self.stand(stand_id).type]
+
+    def is_commander(self, stand_id: str) -> bool:
+        return self.stand(stand_id).type in COMMANDERS
+
+    def platoon_leader(self, leader_id: str) -> bool:
+        """A PC, or a Commissar attached to a PC: he needs his own troops beside him (5b, L1).
+
+        A Commissar attached to a CC or BC follows that leader: his rating always counts.
+        """
+        stand = self.stand(leader_id)
+        if stand.type == StandType.commissar:
+            org = self.side(self.side_of(leader_id)).org
+            return org.kind(stand.unit) == UnitKind.platoon
+        return stand.type == StandType.pc
+
+    def commands(self, leader_id: str, stand_id: str) -> bool:
+        """Whether ``stand_id`` is one of ``leader_id``'s troops (same side, his subtree)."""
+        leader, stand = self.stand(leader_id), self.stand(stand_id)
+        side = self.side(self.side_of(leader_id))
+        return self.side_of(stand_id) == side.name and side.org.commands(leader.unit, stand.unit)
+
+    def same_organisation(self, weapon_id: str, stand_id: str) -> bool:
+        """Whether ``stand_id`` belongs to the organisational unit of the weapon (2a)."""
+        side = self.side(self.side_of(weapon_id))
+        return side.org.same_organisation(self.stand(weapon_id).unit, self.stand(stand_id).unit)
+
+    def near(self, leader_id: str, stand_id: str) -> bool:
+        """Within one stand width (5a): as the scenario states (either way round), or by the
+        stands' positions: centres at most ``near_centres`` stand widths apart."""
+        if self.scenario.round > 1 and self.ruleset.value("later_rounds_all_near"):
+            return True
+        leader, stand = self.stand(leader_id), self.stand(stand_id)
+        if stand_id in leader.near or leader_id in stand.near:
+            return True
+        if leader.position is None or stand.position is None:
+            return False
+        reach = self.ruleset.value("near_centres") * self.scenario.stand_width
+        return dist(leader.position, stand.position) <= reach
+
+    def surprised(self) -> bool:
+        """Whether the attacker is surprised in this round (round 1 only, unless the profile
+        says surprise lasts)."""
+        first = self.scenario.round == 1 or self.ruleset.value("surprise_later_rounds")
+        return self.scenario.surprise and bool(first)
+
+    def with_allocation(self, allocation: Allocation | None) -> Battle:
+        scenario = self.scenario.model_copy(update={"allocation": allocation})
+        _check_allocation(scenario, self._side_of, self.file)
+        return Battle(scenario, self.defender, self.attacker, self.ruleset, self.file)
+
+    def next_round(self, alive: Iterable[str]) -> Battle:
+        """The battle of the next round (7b): only the survivors, no allocation yet."""
+        alive = set(alive)
+        scenario = self.scenario.model_copy(
+            update={"allocation": None, "round": self.scenario.round + 1, "expect": None}
+        )
+        return Battle(
+            scenario, self.defender.only(alive), self.attacker.only(alive), self.ruleset, self.file
+        )
+
+
+def _check_allocation(scenario: Scenario, side_of: dict[str, SideName], file: str | None) -> None:
+    allocation = scenario.allocation
+    if allocation is None:
+        return
+
+    def expect(stand_id: str, side: SideName, place: str) -> None:
+        if stand_id not in side_of:
+            raise InputError(f"the scenario has no stand '{stand_id}'", file=file, place=place)
+        if side_of[stand_id] != side:
+            raise InputError(
+                f"'{stand_id}' is one of the {side_of[stand_id]}'s stands; this part lists "
+                f"the {side}'s",
+                file=file,
+                place=place,
+            )
+
+    for name, ids in (allocation.combats or {}).items():
+        for i, stand_id in enumerate(ids):
+            expect(stand_id, "defender", f"allocation.combats.{name}[{i}]")
+    for name, ids in (allocation.attack or {}).items():
+        for i, stand_id in enumerate(ids):
+            expect(stand_id, "attacker", f"allocation.attack.{name}[{i}]")
+    for stand_id in allocation.reallocate or {}:
+        expect(stand_id, "defender", f"allocation.reallocate.{stand_id}")
+    if allocation.attack is not None and allocation.combats is None:
+        raise InputError(
+            "`attack` needs the defender's `combats` first", file=file, place="allocation"
+        )
+    if allocation.reallocate is not None and allocation.attack is None:
+        raise InputError("`reallocate` needs the `attack` first", file=file, place="allocation")
+
+
+def _side_force(
+    scenario: Scenario, side: SideName, seen: dict[str, str], file: str | None, limits: Limits
+) -> SideForce:
+    force: Force = getattr(scenario, side)
+    units, stands = _expand_force(force, side, file)
+    if len(stands) > limits.max_stands_per_side:
+        raise limits.refuse(
+            "max_stands_per_side", f"the {side} has {len(stands)} stands", file=file, place=side
+        )
+    _check_units(units, side, file)
+    org = OrgGraph(units)
+    by_id: dict[str, Stand] = {}
+    for i, stand in enumerate(stands):
+        place = f"{side}.stands[{i}]" if force.organisation is None else f"{side}.{stand.id}"
+        if stand.id in seen:
+            raise InputError(
+                f"duplicate stand id '{stand.id}' (already used in {seen[stand.id]})",
+                file=file,
+                place=place,
+            )
+        if stand.unit not in org:
+            raise InputError(
+                f"stand '{stand.id}' names unit '{stand.unit}', which the {side} does not have",
+                file=file,
+                place=f"{place}.unit",
+            )
+        seen[stand.id] = place
+        by_id[stand.id] = stand
+    if not by_id:
+        raise InputError(f"the {side} has no stands in this fight", file=file, place=side)
+    return SideForce(side, by_id, units, org)
+
+
+def battle_from_scenario(
+    scenario: Scenario,
+    file: str | None = None,
+    base_dir: Path | None = None,
+    limits: Limits | None = None,
+) -> Battle:
+    """Resolve organisations, check every cross-reference, build the org graphs.
+
+    ``base_dir`` is the folder of the scenario file: a ruleset path is resolved against it, and
+    without it (a web request) only shipped profile names are accepted.
+    """
+    limits = limits or default_limits()
+    seen: dict[str, str] = {}
+    sides = {side: _side_force(scenario, side, seen, file, limits) for side in SIDES}
+    for side in SIDES:
+        for stand in sides[side].stands.values():
+            for other in stand.near:
+                if other not in sides[side].stands:
+                    raise InputError(
+                        f"'{stand.id}' is near '{other}', which is not an {side}'s stand here",
+                        file=file,
+                        place=f"{side}.{stand.id}.near",
+                    )
+    if not any(
+        ROLES[s.type] == Role.squad or s.type in COMMANDERS
+        for s in sides["attacker"].stands.values()
+    ):
+        raise InputError(
+            "the attacker needs at least one squad (or a CC/BC) to assault with",
+            file=file,
+            place="attacker.stands",
+        )
+    try:
+        ruleset = load_ruleset(scenario.ruleset, base_dir)
+    except InputError as exc:
+        if exc.file is None:
+            raise InputError(exc.problem, file=file, place=exc.place or "ruleset") from None
+        where = f" (in {exc.file}{f', {exc.place}' if exc.place else ''})"
+        raise InputError(f"{exc.problem}{where}", file=file, place="ruleset") from None
+    _check_allocation(scenario, {s: n for n in SIDES for s in sides[n].stands}, file)
+    return Battle(scenario, sides["defender"], sides["attacker"], ruleset, file)
+
+
+def battle_from_data(
+    data: Any, file: str | None = None, base_dir: Path | None = None, limits: Limits | None = None
+) -> Battle:
+    """A battle from parsed data (a file's or a request's)."""
+    if not isinstance(data, dict):
+        raise InputError("a scenario must be a mapping with `defender` and `attacker`", file=file)
+    scenario = validate(Scenario, data, file=file)
+    return battle_from_scenario(scenario, file, base_dir, limits)
+
+
+def load_battle(path: str | Path, limits: Limits | None = None) -> Battle:
+    """Read, validate and resolve a scenario file."""
+    path = Path(path)
+    data = read_file(path, limits=limits)
+    return battle_from_data(data, str(path), path.parent, limits)

@@ -1,0 +1,92 @@
+"""The checker's front door: plain rule checks, and the nearest legal allocation from CP-SAT.
+
+>>> from allocator.core.library import folder
+>>> answer = check_battle(load_battle(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"))
+>>> answer.legal
+True
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from allocator.core.budget import Budget
+from allocator.games.crossfire.answers import CheckAnswer
+from allocator.games.crossfire.battle import Battle, load_battle
+from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.schema import Allocation
+from allocator.games.crossfire.warnings import battle_warnings
+
+__all__ = ["check_battle", "is_complete", "load_battle", "nearest_legal"]
+
+#: Seconds the nearest legal allocation may take when the caller gives no budget.
+NEAREST_TIME_LIMIT = 10.0
+
+
+def allocation_depth(allocation: Allocation) -> int:
+    """How many of the procedure's three choices (group, attack, reallocate) are given."""
+    return sum(
+        part is not None for part in (allocation.combats, allocation.attack, allocation.reallocate)
+    )
+
+
+def nearest_legal(
+    battle: Battle, allocation: Allocation, depth: int | None = None, budget: Budget | None = None
+) -> Allocation | None:
+    """The legal allocation that moves the fewest stands, up to ``depth`` of the procedure
+    (by default as far as the allocation goes; deeper, it also completes it)."""
+    from allocator.games.crossfire.model import RulesModel, SlotNames, cp_model, new_solver
+
+    budget = budget or Budget(NEAREST_TIME_LIMIT)
+    depth = depth or allocation_depth(allocation)
+    proposal = list(allocation.combats or {})
+    names = SlotNames.for_proposal(proposal, max(len(proposal), len(battle.defender.stands)))
+    model = RulesModel(battle, depth=depth, slots=len(names.names), budget=budget)
+    fresh = list(model.slots)[len(proposal) :]
+    for earlier, later in pairwise(fresh):
+        model.model.AddImplication(model.used[later], model.used[earlier])
+    model.model.Minimize(model.distance_to(allocation, names))
+    solver = new_solver(model.model, time_limit=budget.remaining(floor=0.01))
+    if solver.Solve(model.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return model.read(solver, names, depth)
+
+
+def is_complete(allocation: Allocation) -> bool:
+    """Grouping and attack given, and the reallocation too unless every combat is opposed."""
+    if allocation.combats is None or allocation.attack is None:
+        return False
+    opposed = all(allocation.attack.get(name) for name, ids in allocation.combats.items() if ids)
+    return allocation.reallocate is not None or opposed
+
+
+def check_battle(battle: Battle, budget: Budget | None = None) -> CheckAnswer:
+    """Every broken rule; the nearest legal allocation, a completion, or the round's odds."""
+    from allocator.games.crossfire.odds import round_answer, round_odds
+
+    violations = check(battle)
+    allocation = battle.allocation
+    broken = [v for v in violations if v.step > 0]
+    nearest = completion = odds = None
+    if broken and allocation is not None:
+        nearest = nearest_legal(battle, allocation, budget=budget)
+    elif allocation is not None and allocation.combats is not None:
+        if not is_complete(allocation):
+            completion = nearest_legal(battle, allocation, depth=3, budget=budget)
+        elif not violations:
+            odds = round_answer(
+                round_odds(
+                    battle,
+                    allocation.combats,
+                    allocation.attack or {},
+                    allocation.reallocate or {},
+                )
+            )
+    return CheckAnswer(
+        legal=not violations,
+        violations=violations,
+        nearest_legal=nearest,
+        completion=completion,
+        odds=odds,
+        warnings=battle_warnings(battle),
+    )

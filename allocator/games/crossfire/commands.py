@@ -1,0 +1,172 @@
+"""The Crossfire commands of ``cfalloc``: check, solve, explain, simulate.
+
+Heavy modules (OR-Tools, the search) are imported inside the command bodies that need them, so
+that ``cfalloc check`` on a legal file starts fast.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from allocator.cli.console import OK, RULES_BROKEN, guarded, out, print_json
+from allocator.core.limits import default_limits
+
+FileArg = Annotated[
+    Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+class Side(StrEnum):
+    attacker = "attacker"
+    defender = "defender"
+
+
+class Objective(StrEnum):
+    sweep = "sweep"
+    exchange = "exchange"
+
+
+SideOpt = Annotated[Side, typer.Option(help="Whose best allocation.")]
+ObjectiveOpt = Annotated[
+    Objective,
+    typer.Option(
+        help="sweep: P(attacker wins every combat this round); exchange: expected defending "
+        "stands removed minus attacking stands removed."
+    ),
+]
+
+
+TimeOpt = Annotated[
+    float,
+    typer.Option(
+        min=0.001,
+        max=default_limits().max_time_limit,
+        help="Seconds the whole answer may take, model building included.",
+    ),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the Crossfire commands to ``app``."""
+    app.command()(check)
+    app.command()(solve)
+    app.command()(explain)
+    app.command()(simulate)
+
+
+def check(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Check a scenario's allocation: every broken rule, the nearest legal allocation, the odds.
+
+    Exit code 0: legal; 1: rules broken; 2: bad input.
+    """
+
+    def body() -> int:
+        from allocator.games.crossfire.battle import load_battle
+        from allocator.games.crossfire.report import render_check
+        from allocator.games.crossfire.service import check_answer
+
+        battle = load_battle(file)
+        answer = check_answer(battle)
+        if as_json:
+            print_json(answer.to_json())
+        else:
+            render_check(out, battle, answer)
+        return OK if answer.legal else RULES_BROKEN
+
+    guarded(body)
+
+
+def solve(
+    file: FileArg,
+    side: SideOpt = Side.defender,
+    objective: ObjectiveOpt = Objective.sweep,
+    time_limit: TimeOpt = 10.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the best allocation for either side, exactly, with the odds that make it best."""
+
+    def body() -> int:
+        from allocator.games.crossfire.battle import load_battle
+        from allocator.games.crossfire.report import render_solve
+        from allocator.games.crossfire.service import solve_answer
+
+        battle = load_battle(file)
+        answer = solve_answer(battle, side.value, objective.value, time_limit)
+        if as_json:
+            print_json(answer.to_json())
+        else:
+            render_solve(out, battle, answer)
+        return OK
+
+    guarded(body)
+
+
+def explain(
+    file: FileArg,
+    objective: ObjectiveOpt = Objective.sweep,
+    time_limit: TimeOpt = 10.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Walk through the procedure step by step: the file's allocation, or the optimal line."""
+
+    def body() -> int:
+        from allocator.games.crossfire.battle import load_battle
+        from allocator.games.crossfire.report import render_explain
+        from allocator.games.crossfire.service import explain_answer
+
+        answer = explain_answer(load_battle(file), objective.value, time_limit)
+        if as_json:
+            print_json(answer.to_json())
+        else:
+            render_explain(out, answer)
+        return OK
+
+    guarded(body)
+
+
+def simulate(
+    file: FileArg,
+    rounds: Annotated[
+        int,
+        typer.Option(min=1, max=default_limits().max_rounds, help="Rounds to play at most (7b)."),
+    ] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0, help="Seed of the dice, to roll the same dice again (default: a fresh seed)."
+        ),
+    ] = None,
+    trials: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=default_limits().max_trials,
+            help="Roll the first round this many times and compare with the exact odds.",
+        ),
+    ] = 0,
+    objective: ObjectiveOpt = Objective.sweep,
+    time_limit: TimeOpt = 10.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll the dice for a complete allocation (or the best line when the file has none)."""
+
+    def body() -> int:
+        from allocator.games.crossfire.battle import load_battle
+        from allocator.games.crossfire.report import render_simulation, render_trials
+        from allocator.games.crossfire.service import simulate_answer, trials_answer
+
+        battle = load_battle(file)
+        if trials:
+            answer = trials_answer(battle, trials, seed, objective.value, time_limit)
+            print_json(answer.to_json()) if as_json else render_trials(out, answer)
+        else:
+            played = simulate_answer(battle, rounds, seed, objective.value, time_limit)
+            print_json(played.to_json()) if as_json else render_simulation(out, played)
+        return OK
+
+    guarded(body)

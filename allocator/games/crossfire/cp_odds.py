@@ -1,0 +1,271 @@
+"""The odds inside CP-SAT: each combat's totals as linear expressions, its odds as a lookup table.
+
+Per combat slot the model computes both sides' totals from the final memberships (after step 6),
+clamps their difference, and looks the result up in a table of exact probabilities
+(:func:`allocator.games.crossfire.odds.win_probability`). The objective is the sum over combats of
+
+* ``sweep``: the scaled logarithm of P(attacker wins); its exactness is restored by
+  :mod:`allocator.games.crossfire.search.rivals`, which compares candidate lines with fractions;
+* ``exchange``: P(win) x (stands in the combat) - attacking stands, scaled by the common
+  denominator of the table, so that it is exact in integers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from math import prod
+from typing import Any
+
+from allocator.core.cpsat import cp_model
+from allocator.games.crossfire.battle import Role
+from allocator.games.crossfire.model import RulesModel
+from allocator.games.crossfire.odds import DIFF_LIMIT, stand_value, win_probability
+from allocator.games.crossfire.rules import leaders as leader_rules
+
+LOG_SCALE = 10**9
+EXACT_SCALE_LIMIT = 2**40
+
+
+class OddsTerms:
+    """Adds the combat odds of every slot of ``rules`` and an objective over them."""
+
+    def __init__(self, rules: RulesModel, objective: str):
+        self.rules = rules
+        self.model = rules.model
+        self.battle = rules.battle
+        self.objective = objective
+        ruleset = self.battle.ruleset
+        self.mode, self.ties = ruleset.value("dice_mode"), ruleset.value("ties")
+        pool = self.mode == "pool"
+        self.max_dice = (len(rules.attackers) + 1, len(rules.defenders) + 1) if pool else (1, 1)
+        self.probabilities = self._table()
+        self.logs = [_scaled_log(p) for p in self.probabilities]
+        self.state: dict[int, Any] = {}
+        self.keys: dict[int, Any] = {}
+        self.terms: list[Any] = []
+        for c in rules.slots:
+            self._combat(c)
+        self.exact = objective == "exchange" and self.scale <= EXACT_SCALE_LIMIT
+
+    # --- the table ---------------------------------------------------------------------
+
+    def _table(self) -> list[Fraction]:
+        na, nd = self.max_dice
+        table = []
+        for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1):
+            for a in range(na + 1):
+                for d in range(nd + 1):
+                    table.append(win_probability(diff, self.mode, self.ties, (a, d)))
+        self.auto_win = len(table)
+        table.append(Fraction(1))
+        self.unopposed = len(table)
+        table.append(Fraction(1))
+        self.levels = sorted(set(table))
+        position = {p: i for i, p in enumerate(self.levels)}
+        self.level_of = [position[p] for p in table]
+        self.scale = math.lcm(*(p.denominator for p in self.levels))
+        return table
+
+    # --- one combat --------------------------------------------------------------------
+
+    def _side(self, c: int, members: dict[str, Any], attacking: bool) -> tuple[Any, Any, Any]:
+        """(total, fighters, can_fight) of one side in slot ``c`` from membership literals."""
+        b, rules = self.battle, self.rules
+        ruleset = b.ruleset
+        ids = list(members)
+        squads = [s for s in ids if b.role(s) == Role.squad]
+        weapons = [s for s in ids if b.role(s) == Role.weapon]
+        commanders = [s for s in ids if b.is_commander(s)]
+        leaders = [s for s in ids if b.role(s) == Role.leader]
+        base = sum(
+            sum(v for _, v in stand_value(ruleset, b, s)) * members[s] for s in squads + weapons
+        )
+        has_squad = rules.reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
+        has_commander = rules.reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
+        as_squad = rules.reify_and([has_commander, has_squad.Not()], f"o_as{attacking}{c}")
+        bonus = leader_rules.bonus_expression(
+            rules,
+            members,
+            lambda stands, tag: rules.reify_or([members[s] for s in stands], f"o_{tag}{c}"),
+            f"o_{attacking}{c}",
+        )
+        total = base + ruleset.value("commander_as_squad") * as_squad + bonus
+        if attacking and b.surprised():
+            total += ruleset.value("surprise") * rules.opposed[c]
+        fighters = sum(members[s] for s in squads + weapons) + as_squad
+        fighting = [has_squad, has_commander] + [members[w] for w in weapons]
+        if not ruleset.value("lone_noncombatant_loses"):
+            others = [members[s] for s in ids if b.role(s) == Role.noncombatant]
+            lone = rules.reify_and(
+                [
+                    rules.reify_or(others, f"o_nc{attacking}{c}"),
+                    rules.reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not(),
+                ],
+                f"o_lone{attacking}{c}",
+            )
+            fighting.append(lone)
+        can_fight = rules.reify_or(fighting, f"o_cf{attacking}{c}")
+        return total, fighters, can_fight
+
+    def _span(self, members: dict[str, Any]) -> int:
+        """A bound on the size of one side's total (its difference keeps within both spans)."""
+        b, ruleset = self.battle, self.battle.ruleset
+        stands = sum(max(1, sum(abs(v) for _, v in stand_value(ruleset, b, s))) for s in members)
+        leaders = sum(1 for s in members if b.role(s) == Role.leader)
+        modifiers = abs(ruleset.value("commander_as_squad")) + abs(ruleset.value("surprise"))
+        return stands + 3 * leaders + modifiers + 1
+
+    def _combat(self, c: int) -> None:
+        m, rules = self.model, self.rules
+        defenders = {s: rules.final[s, c] for s in rules.defenders}
+        attackers = {a: rules.y[a, c] for a in rules.attackers}
+        att_total, att_dice, _ = self._side(c, attackers, attacking=True)
+        def_total, def_dice, def_fights = self._side(c, defenders, attacking=False)
+        span = self._span(defenders) + self._span(attackers)
+        diff = m.NewIntVar(-span, span, f"o_diff{c}")
+        m.Add(diff == att_total - def_total - (att_dice - def_dice if self.mode == "pool" else 0))
+        upper = m.NewIntVar(-span, DIFF_LIMIT, f"o_up{c}")
+        m.AddMinEquality(upper, [diff, DIFF_LIMIT])
+        clamped = m.NewIntVar(-DIFF_LIMIT, DIFF_LIMIT, f"o_cl{c}")
+        m.AddMaxEquality(clamped, [upper, -DIFF_LIMIT])
+        na, nd = self.max_dice
+        a_dice = att_dice if self.mode == "pool" else 1
+        d_dice = def_dice if self.mode == "pool" else 1
+        state = m.NewIntVar(0, len(self.probabilities) - 1, f"o_state{c}")
+        opposed = rules.opposed[c]
+        m.Add(
+            state == ((clamped + DIFF_LIMIT) * (na + 1) + a_dice) * (nd + 1) + d_dice
+        ).OnlyEnforceIf([opposed, def_fights])
+        m.Add(state == self.auto_win).OnlyEnforceIf([opposed, def_fights.Not()])
+        m.Add(state == self.unopposed).OnlyEnforceIf(opposed.Not())
+        self.state[c] = state
+        if self.objective == "sweep":
+            logs = self.logs
+            term = m.NewIntVar(min(logs), max(logs), f"o_log{c}")
+            m.AddElement(state, logs, term)
+        else:
+            term = self._exchange_term(c, state, defenders, attackers)
+        self.terms.append(term)
+
+    def _exchange_term(
+        self, c: int, state: Any, defenders: dict[str, Any], attackers: dict[str, Any]
+    ) -> Any:
+        """Scaled P(win) x (stands in the combat) - attacking stands, linear for the LP.
+
+        The odds level is one-hot; each level's share of the stand count is its own variable
+        (the standard linearisation of a boolean times an integer).
+        """
+        m = self.model
+        scale = min(self.scale, EXACT_SCALE_LIMIT)
+        width = len(defenders) + len(attackers)
+        stands = m.NewIntVar(0, width, f"o_n{c}")
+        m.Add(stands == sum(defenders.values()) + sum(attackers.values()))
+        level = m.NewIntVar(0, len(self.levels) - 1, f"o_level{c}")
+        m.AddElement(state, self.level_of, level)
+        shares = []
+        flags = []
+        for j, p in enumerate(self.levels):
+            flag = m.NewBoolVar(f"o_at{c}_{j}")
+            share = m.NewIntVar(0, width, f"o_share{c}_{j}")
+            m.Add(share == stands).OnlyEnforceIf(flag)
+            m.Add(share == 0).OnlyEnforceIf(flag.Not())
+            flags.append(flag)
+            shares.append((round(p * scale), share))
+        m.AddExactlyOne(flags)
+        m.Add(level == sum(j * flag for j, flag in enumerate(flags)))
+        m.Add(stands == sum(share for _, share in shares))
+        self.keys[c] = (level, stands, sum(attackers.values()))
+        return sum(v * share for v, share in shares) - scale * sum(attackers.values())
+
+    def objective_expr(self) -> Any:
+        return sum(self.terms)
+
+    def rounding_slack(self) -> int:
+        """How far the scaled objective may stray from the exact value, in objective units."""
+        return 0 if self.exact else len(self.terms)
+
+    def level_counts(self, solver: cp_model.CpSolver) -> tuple[int, ...]:
+        counts = [0] * len(self.levels)
+        for c in self.rules.slots:
+            counts[self.level_of[solver.Value(self.state[c])]] += 1
+        return tuple(counts)
+
+    def rival_possible(self, counts: tuple[int, ...], low: int, high: int, maximise: bool) -> bool:
+        """Whether another multiset of combat odds could beat ``counts`` from within the window.
+
+        Only for ``sweep``: the value is the product of the combats' odds, so a rival is a
+        multiset of odds levels with a better exact product whose scaled logarithms sum to
+        between ``low`` and ``high``. Usually there is none, and no rival is searched for.
+        """
+        log_of_level = {self.level_of[i]: log for i, log in enumerate(self.logs)}
+        logs = [log_of_level[level] for level in range(len(self.levels))]
+        found = prod((self.levels[level] ** n for level, n in enumerate(counts)), start=Fraction(1))
+        for combo in _combos_in_window(logs, sum(counts), low, high):
+            value = prod((self.levels[level] for level in combo), start=Fraction(1))
+            if (value > found) if maximise else (value < found):
+                return True
+        return False
+
+    def exclude(self, solver: cp_model.CpSolver) -> None:
+        """Forbid every solution whose exact value is bound to equal this one's."""
+        if self.objective == "sweep":
+            self._exclude_levels(self.level_counts(solver))
+            return
+        differs = []
+        for c in self.rules.slots:
+            for part in self.keys[c]:
+                value = solver.Value(part)
+                ne = self.model.NewBoolVar(f"o_kne{c}_{len(differs)}")
+                self.model.Add(part != value).OnlyEnforceIf(ne)
+                self.model.Add(part == value).OnlyEnforceIf(ne.Not())
+                differs.append(ne)
+        self.model.AddBoolOr(differs)
+
+    def _exclude_levels(self, counts: tuple[int, ...]) -> None:
+        """Forbid every solution whose multiset of combat odds equals ``counts``."""
+        m = self.model
+        differs = []
+        for level, wanted in enumerate(counts):
+            hits = []
+            for c in self.rules.slots:
+                allowed = [i for i, lv in enumerate(self.level_of) if lv == level]
+                hit = m.NewBoolVar(f"o_hit{level}_{c}_{len(differs)}")
+                m.AddAllowedAssignments([self.state[c]], [[i] for i in allowed]).OnlyEnforceIf(hit)
+                m.AddForbiddenAssignments([self.state[c]], [[i] for i in allowed]).OnlyEnforceIf(
+                    hit.Not()
+                )
+                hits.append(hit)
+            ne = m.NewBoolVar(f"o_ne{level}_{len(differs)}")
+            m.Add(sum(hits) != wanted).OnlyEnforceIf(ne)
+            m.Add(sum(hits) == wanted).OnlyEnforceIf(ne.Not())
+            differs.append(ne)
+        m.AddBoolOr(differs)
+
+
+def _combos_in_window(
+    logs: list[int], size: int, low: int, high: int, start: int = 0, total: int = 0
+) -> Iterator[tuple[int, ...]]:
+    """Multisets of ``size`` indices into ascending ``logs`` whose logs sum into [low, high].
+
+    >>> list(_combos_in_window([-5, -1, 0], 2, -2, -1))
+    [(1, 1), (1, 2)]
+    """
+    if size == 0:
+        if low <= total <= high:
+            yield ()
+        return
+    for level in range(start, len(logs)):
+        if total + size * logs[level] > high:
+            return
+        if total + logs[level] + (size - 1) * logs[-1] < low:
+            continue
+        for rest in _combos_in_window(logs, size - 1, low, high, level, total + logs[level]):
+            yield (level, *rest)
+
+
+def _scaled_log(p: Fraction) -> int:
+    if p == 0:
+        return -LOG_SCALE * 100
+    return round(LOG_SCALE * math.log(p))

@@ -1,0 +1,163 @@
+"""A step-by-step walkthrough of the procedure on a scenario, for new players.
+
+With an allocation in the file, each step says what it requires here and whether the allocation
+followed it (quoting the rule ids and stands when not). Without one, it walks through the
+optimal line of play and says why each choice is made, against the runner-up.
+
+>>> from allocator.core.library import folder
+>>> from allocator.games.crossfire.battle import load_battle
+>>> steps = explain(load_battle(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml")).steps
+>>> [s.step for s in steps]
+[0, 1, 2, 3, 4, 5, 6, 7]
+"""
+
+from __future__ import annotations
+
+from allocator.core.violations import Violation
+from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
+from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.check import is_complete
+from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
+from allocator.games.crossfire.schema import Allocation
+from allocator.games.crossfire.warnings import battle_warnings
+from allocator.games.crossfire.words import (
+    combat_sentence,
+    describe_changes,
+    describe_value,
+    gap,
+    round_sentence,
+)
+
+#: The part of the allocation each step's choice is in.
+PART_OF_STEP = {1: "combats", 2: "combats", 3: "combats", 4: "attack", 5: "attack", 6: "reallocate"}
+
+
+def _where(part: dict[str, list[str]]) -> str:
+    return "; ".join(f"{name}: {', '.join(ids) or 'nobody'}" for name, ids in part.items())
+
+
+def requirements(battle: Battle, step: int) -> list[str]:
+    """What a step asks of these stands, from the family that owns the step."""
+    family = next(f for f in FAMILIES if step in f.STEPS)
+    return family.requirements(battle, step)
+
+
+def _chosen(allocation: Allocation, step: int) -> str | None:
+    if step == 1 and allocation.combats is not None:
+        return f"The defender's combats: {_where(allocation.combats)}."
+    if step == 4 and allocation.attack is not None:
+        return f"The attack: {_where(allocation.attack)}."
+    if step == 6 and allocation.reallocate is not None:
+        moves = "; ".join(f"{s} to {t}" for s, t in allocation.reallocate.items()) or "none"
+        return f"Moves: {moves}."
+    return None
+
+
+def explain_allocation(battle: Battle, allocation: Allocation) -> list[ExplainStep]:
+    violations = check(battle, allocation)
+    steps = []
+    for step in range(7):
+        part = PART_OF_STEP.get(step)
+        given = part is None or getattr(allocation, part) is not None
+        broken = [v for v in violations if v.step == step]
+        text = requirements(battle, step)
+        if (chosen := _chosen(allocation, step)) is not None:
+            text.append(chosen)
+        text += [f"Broken: {v.rule} - {v.message}" for v in broken]
+        steps.append(
+            ExplainStep(
+                step=step,
+                title=STEP_TITLES[step],
+                rules=step_rules(step),
+                text=text,
+                status=("broken" if broken else "followed") if given else "not given",
+                violations=broken if given else [],
+            )
+        )
+    steps.append(_resolution(battle, allocation, violations))
+    return steps
+
+
+def _resolution(battle: Battle, allocation: Allocation, violations: list[Violation]) -> ExplainStep:
+    from allocator.games.crossfire.odds import round_answer, round_odds
+
+    title, rules = STEP_TITLES[7], step_rules(7)
+    if violations or not is_complete(allocation):
+        return ExplainStep(
+            step=7,
+            title=title,
+            rules=rules,
+            text=["The combats are rolled once the allocation is complete and legal."],
+            status="not reached",
+            violations=[],
+        )
+    odds = round_answer(
+        round_odds(
+            battle, allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}
+        )
+    )
+    text = requirements(battle, 7)[:1] + [combat_sentence(c) for c in odds.combats]
+    text.append(round_sentence(odds))
+    return ExplainStep(
+        step=7, title=title, rules=rules, text=text, status="followed", violations=[], odds=odds
+    )
+
+
+def explain_optimal(battle: Battle, objective: str, time_limit: float | None) -> ExplainAnswer:
+    """The walkthrough of the optimal line of play, with why each side chooses as it does."""
+    from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, SolveOutcome, solve
+
+    limit = time_limit or DEFAULT_TIME_LIMIT
+    defender = solve(battle, "defender", objective, limit)
+    line = defender.line
+    attacker = solve(
+        battle.with_allocation(Allocation(combats=line.combats)), "attacker", objective, limit
+    )
+    steps = explain_allocation(battle, line.allocation())
+    value = describe_value(objective, line.value)
+
+    def against_runner_up(outcome: SolveOutcome, part: str) -> str:
+        runner = outcome.choices.runner_up
+        if runner is None:
+            return ""
+        return (
+            f" The runner-up ({describe_changes(getattr(line, part), getattr(runner, part))}) "
+            f"gives {describe_value(objective, runner.value)}: "
+            f"{gap(objective, runner.value - line.value)} for the attacker."
+        )
+
+    steps[1].text.append(
+        f"Best grouping for the defender: against the attacker's best answer, {value}."
+        + against_runner_up(defender, "combats")
+    )
+    steps[4].text.append(
+        f"Best answer for the attacker: {value}." + against_runner_up(attacker, "attack")
+    )
+    if line.reallocate:
+        moves = "; ".join(f"{s} to {t}" for s, t in line.reallocate.items())
+        steps[6].text.append(f"The defender's best moves: {moves}.")
+    for step in steps:
+        if step.status == "followed":
+            step.status = "optimal"
+    return ExplainAnswer(
+        title=battle.title,
+        mode="optimal",
+        objective=objective,  # type: ignore[arg-type]
+        steps=steps,
+        warnings=defender.warnings,
+    )
+
+
+def explain(
+    battle: Battle, objective: str = "sweep", time_limit: float | None = None
+) -> ExplainAnswer:
+    """The walkthrough: of the file's allocation, or of the optimal line when it has none."""
+    allocation = battle.allocation
+    if allocation is not None and allocation.combats is not None:
+        return ExplainAnswer(
+            title=battle.title,
+            mode="check",
+            steps=explain_allocation(battle, allocation),
+            warnings=battle_warnings(battle),
+        )
+    return explain_optimal(battle, objective, time_limit)

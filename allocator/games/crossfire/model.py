@@ -1,0 +1,250 @@
+"""The CP-SAT model of the legal allocation space: one model, assembled from the rule families.
+
+Combats are *slots*; ``x[s, c]`` puts defending stand ``s`` in slot ``c`` (steps 1-3),
+``y[a, c]`` sends attacking stand ``a`` against it (steps 4-5) and ``z[s, c]`` moves a stand of
+an unopposed combat into it (step 6). Each family of :mod:`allocator.games.crossfire.rules`
+creates its variables and adds its constraints; a model can leave a family's constraints out
+(``families=``), so that each family's constraints can be tested on their own. OR-Tools is
+imported only by this module and its users, which are themselves imported lazily.
+
+>>> from allocator.games.crossfire.battle import battle_from_data
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
+...         {"id": "d1", "type": "rifle", "unit": "p"},
+...         {"id": "d2", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
+... })
+>>> m = RulesModel(b, depth=REALLOCATION, slots=2)
+>>> m.solve_status() in ("OPTIMAL", "FEASIBLE")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from allocator.core.budget import Budget
+from allocator.core.cpsat import cp_model
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules import FAMILIES
+from allocator.games.crossfire.rules.base import ATTACK, GROUPING, REALLOCATION, Family
+from allocator.games.crossfire.schema import Allocation
+
+__all__ = ["ATTACK", "GROUPING", "REALLOCATION", "RulesModel", "SlotNames", "new_solver"]
+
+SMALL_MODEL_VARIABLES = 5000
+
+
+def new_solver(model: cp_model.CpModel, time_limit: float | None = None) -> cp_model.CpSolver:
+    """A solver set up the project's way: one worker for small models (deterministic, faster)."""
+    solver = cp_model.CpSolver()
+    small = len(model.Proto().variables) <= SMALL_MODEL_VARIABLES
+    solver.parameters.num_workers = 1 if small else 2
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+@dataclass
+class SlotNames:
+    """Slot index <-> combat name: the proposal's names first, then fresh ones."""
+
+    names: list[str]
+
+    @classmethod
+    def for_proposal(cls, proposal: Sequence[str], slots: int) -> SlotNames:
+        names = list(proposal)
+        counter = 1
+        while len(names) < slots:
+            fresh = f"C{counter}"
+            counter += 1
+            if fresh not in names:
+                names.append(fresh)
+        return cls(names)
+
+    def index(self, name: str) -> int | None:
+        return self.names.index(name) if name in self.names else None
+
+
+Literal = Any  # a CP-SAT literal or linear expression (OR-Tools has no public type for them)
+
+
+class RulesModel:
+    """The legal allocations of a battle up to ``depth``, over ``slots`` combat slots.
+
+    ``families`` (default: all) are the families whose constraints are added; the variables of
+    every family up to ``depth`` are always created. ``budget`` bounds the time spent building.
+    """
+
+    x: dict[tuple[str, int], Literal]
+    used: dict[int, Literal]
+    has_squad: dict[int, Literal]
+    has_weapon: dict[int, Literal]
+    head: dict[tuple[str, int], Literal]
+    commander_head: dict[int, Literal]
+    y: dict[tuple[str, int], Literal]
+    covered: dict[int, Literal]
+    opposed: dict[int, Literal]
+    fewer: Literal
+    acting: dict[tuple[str, int], Literal]
+    z: dict[tuple[str, int], Literal]
+    stay: dict[tuple[str, int], Literal]
+    leave: dict[tuple[str, int], Literal]
+    moves: dict[str, Literal]
+    final: dict[tuple[str, int], Literal]
+
+    def __init__(
+        self,
+        battle: Battle,
+        depth: int = REALLOCATION,
+        slots: int | None = None,
+        families: Iterable[Family] | None = None,
+        budget: Budget | None = None,
+    ):
+        self.battle = battle
+        self.depth = depth
+        self.model = cp_model.CpModel()
+        self.defenders = battle.defender.ids()
+        self.all_attackers = battle.attacker.ids()
+        self.attackers = [
+            a for a in self.all_attackers if battle.role(a) in (Role.squad, Role.leader)
+        ]
+        self.slots = list(range(slots if slots is not None else len(self.defenders)))
+        self.of_role = {role: battle.defender.ids(role) for role in Role}
+        self.commanders = [s for s in self.of_role[Role.leader] if battle.is_commander(s)]
+        reached = [family for family in FAMILIES if depth >= family.DEPTH]
+        chosen = set(map(id, families)) if families is not None else None
+        for family in reached:
+            family.variables(self)
+            if budget is not None:
+                budget.check()
+        for family in reached:
+            if chosen is None or id(family) in chosen:
+                family.constrain(self)
+            if budget is not None:
+                budget.check()
+
+    # --- helpers for the families ---------------------------------------------------------
+
+    def bool(self, name: str) -> Literal:
+        return self.model.NewBoolVar(name)
+
+    def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:
+        if not literals:
+            return self.model.NewConstant(0)
+        flag = self.bool(name)
+        self.model.AddBoolOr(literals).OnlyEnforceIf(flag)
+        for lit in literals:
+            self.model.AddImplication(lit, flag)
+        return flag
+
+    def reify_and(self, literals: Sequence[Literal], name: str) -> Literal:
+        flag = self.bool(name)
+        self.model.AddBoolAnd(literals).OnlyEnforceIf(flag)
+        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(flag.Not())
+        return flag
+
+    def reify_at_least(self, expr: Literal, bound: int, name: str) -> Literal:
+        flag = self.bool(name)
+        self.model.Add(expr >= bound).OnlyEnforceIf(flag)
+        self.model.Add(expr < bound).OnlyEnforceIf(flag.Not())
+        return flag
+
+    # --- fixing, distances, reading ---------------------------------------------------------
+
+    def fix(self, allocation: Allocation, names: SlotNames) -> bool:
+        """Constrain the model to ``allocation``; False when it cannot even be expressed."""
+        return self._match(allocation, names, fix=True) is not None
+
+    def distance_to(self, allocation: Allocation, names: SlotNames) -> Literal:
+        """The number of stands placed differently from ``allocation`` (a linear expression)."""
+        return self._match(allocation, names, fix=False)
+
+    def _match(self, allocation: Allocation, names: SlotNames, fix: bool) -> Literal:
+        m = self.model
+        terms: list[Literal] = []
+
+        def place(
+            var_of: Mapping[tuple[str, int], Literal], stand: str, target: str | None
+        ) -> bool:
+            index = None if target is None else names.index(target)
+            if target is not None and index is None:
+                if fix:
+                    return False
+                terms.append(1)
+                return True
+            for c in self.slots:
+                want = 1 if c == index else 0
+                if fix:
+                    m.Add(var_of[stand, c] == want)
+                elif want:
+                    terms.append(1 - var_of[stand, c])
+            return True
+
+        if allocation.combats is not None:
+            where: dict[str, list[str]] = {}
+            for name, ids in allocation.combats.items():
+                for s in ids:
+                    where.setdefault(s, []).append(name)
+                if fix and (index := names.index(name)) is not None:
+                    m.Add(self.used[index] == 1)
+            for s in self.defenders:
+                targets = where.get(s, [])
+                if fix and len(targets) != 1:
+                    return None
+                if not targets:
+                    terms.append(1)
+                elif not place(self.x, s, targets[0]):
+                    return None
+        if allocation.attack is not None and self.depth >= ATTACK:
+            sent: dict[str, list[str]] = {}
+            for name, ids in allocation.attack.items():
+                for a in ids:
+                    sent.setdefault(a, []).append(name)
+            if fix and any(len(targets) != 1 for targets in sent.values()):
+                return None
+            for a in self.all_attackers:
+                targets = sent.get(a, [])
+                if not place(self.y, a, targets[0] if targets else None):
+                    return None
+                if not fix and not targets:
+                    terms.append(sum(self.y[a, c] for c in self.slots))
+        if allocation.reallocate is not None and self.depth >= REALLOCATION:
+            for s in self.defenders:
+                target = allocation.reallocate.get(s)
+                if not place(self.z, s, target):
+                    return None
+                if not fix and target is None:
+                    terms.append(sum(self.z[s, c] for c in self.slots))
+        return sum(terms) if not fix else 0
+
+    def read(self, solver: Any, names: SlotNames, depth: int) -> Allocation:
+        """The allocation a solved model holds, named by ``names``, up to ``depth``."""
+        used = [c for c in self.slots if solver.Value(self.used[c])]
+        combats = {
+            names.names[c]: [s for s in self.defenders if solver.Value(self.x[s, c])] for c in used
+        }
+        attack = None
+        reallocate = None
+        if depth >= ATTACK:
+            attack = {
+                names.names[c]: [a for a in self.attackers if solver.Value(self.y[a, c])]
+                for c in used
+            }
+            attack = {n: ids for n, ids in attack.items() if ids}
+        if depth >= REALLOCATION:
+            reallocate = {
+                s: names.names[c]
+                for s in self.defenders
+                for c in self.slots
+                if solver.Value(self.z[s, c])
+            }
+        return Allocation(combats=combats, attack=attack, reallocate=reallocate)
+
+    def solve_status(self, time_limit: float | None = None) -> str:
+        solver = new_solver(self.model, time_limit)
+        status: str = solver.StatusName(solver.Solve(self.model))
+        return status

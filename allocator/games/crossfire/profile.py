@@ -1,0 +1,158 @@
+"""Ruleset profiles: every number of the combat model and every reading of an open point.
+
+Profiles live in ``models/rulesets/`` (each says which game it belongs to with ``game:``); a
+scenario names a shipped profile, gives a path to one of its own (relative to the scenario), or
+names a base and overrides some values (house rules). No number of the combat model is a
+literal in code (docs/rules.md, "The combat model").
+
+>>> r = load_ruleset("crossfire")
+>>> r.value("squad"), r.value("ties")
+(1, 'reroll')
+>>> load_ruleset({"base": "crossfire", "overrides": {"ties": "defender"}}).value("ties")
+'defender'
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from allocator.core.errors import InputError
+from allocator.core.library import folder, is_path, relative_document, shipped
+from allocator.core.reader import excerpt, read_file
+from allocator.core.validation import validate
+
+GAME = "crossfire"
+#: Every integer value of a profile lies in this range unless the profile gives its own.
+DEFAULT_RANGE = (-10, 10)
+
+
+class ProfileValue(BaseModel):
+    """One value of a profile, with whether it is verified and where it comes from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: int | bool | str
+    choices: list[str] | None = None
+    range: tuple[int, int] | None = Field(
+        default=None, description="The smallest and largest value allowed (integers only)."
+    )
+    verified: bool
+    source: str = Field(max_length=1000)
+
+    def allowed(self, new: int | bool | str) -> str | None:
+        """Why ``new`` cannot replace this value (None: it can)."""
+        if type(new) is not type(self.value):
+            return f"must be a {type(self.value).__name__}, not {excerpt(new)}"
+        if self.choices and new not in self.choices:
+            return f"must be one of {', '.join(self.choices)}, not {excerpt(new)}"
+        if isinstance(new, int) and not isinstance(new, bool):
+            low, high = self.range or DEFAULT_RANGE
+            if not low <= new <= high:
+                return f"must lie between {low} and {high}, not {new}"
+        return None
+
+    @model_validator(mode="after")
+    def _value_allowed(self) -> ProfileValue:
+        problem = self.allowed(self.value)
+        if problem is not None:
+            raise ValueError(f"the value {problem}")
+        return self
+
+
+class Ruleset(BaseModel):
+    """A validated profile; read values with :meth:`value`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: str = Field(description="Which game's profile this is (`crossfire` here).")
+    name: str = Field(max_length=200)
+    description: str = Field(default="", max_length=5000)
+    values: dict[str, ProfileValue]
+
+    def value(self, key: str) -> Any:
+        return self.values[key].value
+
+    def with_overrides(self, overrides: dict[str, Any], source: str) -> Ruleset:
+        values = dict(self.values)
+        for key, new in overrides.items():
+            if key not in values:
+                known = ", ".join(sorted(values))
+                raise InputError(
+                    f"unknown ruleset value {excerpt(key)} (known: {known})",
+                    place=f"{source}.{key}",
+                )
+            problem = values[key].allowed(new)
+            if problem is not None:
+                raise InputError(f"'{key}' {problem}", place=f"{source}.{key}")
+            values[key] = values[key].model_copy(
+                update={"value": new, "verified": False, "source": f"house rule ({source})"}
+            )
+        return self.model_copy(update={"values": values})
+
+
+def _read_profile(path: Path) -> Ruleset:
+    profile = validate(Ruleset, read_file(path), file=str(path))
+    if profile.game != GAME:
+        raise InputError(
+            f"not a Crossfire ruleset profile (it says `game: {excerpt(profile.game)}`)",
+            file=str(path),
+            place="game",
+        )
+    return profile
+
+
+@cache
+def shipped_profile(name: str) -> Ruleset:
+    """A shipped Crossfire profile, read once."""
+    return _read_profile(
+        shipped("rulesets", name, what="Crossfire ruleset", known=crossfire_profiles())
+    )
+
+
+@cache
+def crossfire_profiles() -> list[str]:
+    """The names of the shipped Crossfire profiles (other games' profiles sit beside them)."""
+    found = []
+    for path in sorted(folder("rulesets").glob("*.yaml")):
+        data = read_file(path)
+        if isinstance(data, dict) and data.get("game") == GAME:
+            found.append(path.stem)
+    return found
+
+
+def _complete(profile: Ruleset, path: Path) -> Ruleset:
+    """A profile of the user's own must set every value the shipped one has, with its type."""
+    reference = shipped_profile(GAME)
+    missing = sorted(set(reference.values) - set(profile.values))
+    if missing:
+        raise InputError(f"the profile lacks {', '.join(missing)}", file=str(path), place="values")
+    for key, value in profile.values.items():
+        if key not in reference.values:
+            raise InputError(
+                f"unknown ruleset value {excerpt(key)}", file=str(path), place=f"values.{key}"
+            )
+        problem = reference.values[key].allowed(value.value)
+        if problem is not None:
+            raise InputError(f"'{key}' {problem}", file=str(path), place=f"values.{key}.value")
+    return profile
+
+
+def load_ruleset(
+    spec: str | dict[str, Any] | BaseModel, relative_to: Path | None = None
+) -> Ruleset:
+    """A profile from a shipped name, a path, or ``{"base": ..., "overrides": {...}}``.
+
+    A path is read only when ``relative_to`` (the folder of the file naming it) is given.
+    """
+    if isinstance(spec, str):
+        if is_path(spec):
+            path = relative_document(spec, relative_to, place="ruleset")
+            return _complete(_read_profile(path), path)
+        return shipped_profile(spec)
+    data = spec.model_dump() if isinstance(spec, BaseModel) else spec
+    base = load_ruleset(data.get("base", GAME), relative_to)
+    return base.with_overrides(data.get("overrides", {}), source="ruleset.overrides")

@@ -1,0 +1,212 @@
+"""Readable (rich) reports for the terminal, drawn from the typed answers.
+
+Every text that comes from a file (titles, building and stand names, ids) goes through
+:func:`allocator.core.text.safe`, so that no markup or control character reaches the terminal.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rich.console import Console
+from rich.table import Table
+
+from allocator.core.exact import fraction_text
+from allocator.core.text import percent, safe, signed
+from allocator.games.crossfire.answers import (
+    CheckAnswer,
+    CombatAnswer,
+    ExplainAnswer,
+    RoundAnswer,
+    SimulateAnswer,
+    SolveAnswer,
+    TrialsAnswer,
+)
+from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.rules import STEP_TITLES
+from allocator.games.crossfire.schema import Allocation
+from allocator.games.crossfire.words import NOT_PROVEN, odds_text, parts_text
+
+
+def describe_stand(battle: Battle, stand_id: str) -> str:
+    stand = battle.stand(stand_id)
+    rating = f" +{stand.rating}" if stand.rating else ""
+    return safe(f"{stand_id} ({stand.type}{rating}, {stand.unit})")
+
+
+def allocation_table(battle: Battle, allocation: Allocation, title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("combat")
+    table.add_column("defenders")
+    table.add_column("attackers")
+    moved: dict[str, list[str]] = {}
+    for stand, target in (allocation.reallocate or {}).items():
+        moved.setdefault(target, []).append(stand)
+    for name, ids in (allocation.combats or {}).items():
+        defenders = [describe_stand(battle, s) for s in ids]
+        defenders += [f"+ {describe_stand(battle, s)} (moved in)" for s in moved.get(name, [])]
+        attackers = [describe_stand(battle, a) for a in (allocation.attack or {}).get(name, [])]
+        table.add_row(safe(name), "\n".join(defenders), "\n".join(attackers) or "-")
+    return table
+
+
+def warnings(console: Console, items: list[str]) -> None:
+    for warning in items:
+        console.print(f"[yellow]Warning:[/] {safe(warning)}", highlight=False)
+
+
+def render_check(console: Console, battle: Battle, answer: CheckAnswer) -> None:
+    console.print(f"[bold]{safe(battle.title)}[/]", highlight=False)
+    warnings(console, answer.warnings)
+    if battle.allocation is not None:
+        console.print(allocation_table(battle, battle.allocation, "Proposed allocation"))
+    else:
+        console.print(
+            "No allocation in the file, so only the building is checked. "
+            "`cfalloc explain FILE` walks through the procedure on it; "
+            "`cfalloc solve FILE` finds the best allocation.",
+            highlight=False,
+        )
+    if answer.legal:
+        console.print("[bold green]Legal[/]: no rule is broken.")
+    else:
+        count = len(answer.violations)
+        console.print(f"[bold red]Not legal[/]: {count} rule{'s' if count > 1 else ''} broken.")
+        for step, items in groupby(answer.violations, key=lambda v: v.step):
+            console.print(f"\n[bold]{STEP_TITLES[step]}[/]")
+            for v in items:
+                stands = f" [dim]({safe(', '.join(v.stands))})[/]" if v.stands else ""
+                console.print(f"  [red]{v.rule}[/] {safe(v.message)}{stands}", highlight=False)
+    if answer.nearest_legal is not None:
+        console.print()
+        console.print(allocation_table(battle, answer.nearest_legal, "Nearest legal allocation"))
+    if answer.completion is not None:
+        console.print()
+        console.print(allocation_table(battle, answer.completion, "One legal way to finish it"))
+    if answer.odds is not None:
+        console.print()
+        render_round(console, answer.odds, "The odds of this round")
+
+
+def render_round(console: Console, odds: RoundAnswer, title: str) -> None:
+    console.print(odds_table(odds.combats, title))
+    console.print(
+        f"Attacker wins every combat: {odds_text(odds.sweep.exact)}; "
+        f"expected exchange {signed(odds.exchange.exact, 3)} stands.",
+        highlight=False,
+    )
+    outcomes = Table(title="Stands lost this round", title_justify="left")
+    for column in ("defender loses", "attacker loses", "probability"):
+        outcomes.add_column(column, justify="right")
+    for row in odds.outcomes:
+        outcomes.add_row(str(row.defender_losses), str(row.attacker_losses), odds_text(row.p_exact))
+    console.print(outcomes)
+
+
+def bar(p: float, width: int = 20) -> str:
+    filled = round(p * width)
+    return "[red]" + "█" * filled + "[/][blue]" + "░" * (width - filled) + "[/]"
+
+
+def odds_table(combats: list[CombatAnswer], title: str) -> Table:
+    """Each combat: who fights, both totals with what makes them up, and the odds."""
+    table = Table(title=title, title_justify="left")
+    for column in ("combat", "attacker's total", "defender's total", "attacker wins"):
+        table.add_column(column)
+    for c in combats:
+        table.add_row(
+            safe(c.name),
+            f"[bold]{c.attacker_total}[/] {safe(parts_text(c.attacker_parts))}",
+            f"[bold]{c.defender_total}[/] {safe(parts_text(c.defender_parts))}",
+            f"{bar(c.p_attacker_wins)} {odds_text(c.p_attacker_wins_exact)}"
+            + (f"\n{safe(c.decided)}" if c.decided else ""),
+        )
+    return table
+
+
+def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
+    console.print(
+        f"[bold]{safe(battle.title)}[/]: best for the [bold]{answer.side}[/] ({answer.objective})",
+        highlight=False,
+    )
+    warnings(console, answer.warnings)
+    if answer.status != "optimal":
+        console.print(f"[yellow]{NOT_PROVEN[0].upper()}{NOT_PROVEN[1:]}.[/]")
+    console.print(allocation_table(battle, answer.allocation, "Line of play"))
+    console.print(odds_table(answer.combats, "Odds of the first round"))
+    exact = answer.value_exact
+    shown = (
+        f"{fraction_text(exact)} ({signed(exact, 4)} stands)"
+        if answer.objective == "exchange"
+        else odds_text(exact)
+    )
+    console.print(
+        f"Value: {shown}. Other allocations of equal value (interchangeable stands swapped "
+        f"count once): {'' if answer.alternatives_complete else 'at least '}{answer.alternatives}.",
+        highlight=False,
+    )
+    console.print(safe(answer.why), highlight=False)
+
+
+def render_simulation(console: Console, answer: SimulateAnswer) -> None:
+    for played in answer.rounds:
+        console.print(f"[bold]Round {played.round}[/]")
+        for c in played.combats:
+            if c.note:
+                how = c.note
+            else:
+                rolls = "; then ".join(
+                    f"attacker rolls {r.attacker} for {r.attacker_score}, defender rolls "
+                    f"{r.defender} for {r.defender_score}"
+                    for r in c.rolls
+                )
+                how = (
+                    f"{rolls} (totals {c.attacker_total}: {parts_text(c.attacker_parts)}; "
+                    f"{c.defender_total}: {parts_text(c.defender_parts)})"
+                )
+            console.print(
+                f"  combat {safe(c.name)}: [bold]{c.winner}[/] wins; {safe(how)}", highlight=False
+            )
+        for side, ids in played.removed.items():
+            if ids:
+                console.print(f"  {side} loses {safe(', '.join(ids))}", highlight=False)
+    winner = answer.winner or "nobody yet"
+    console.print(
+        f"[bold]Outcome[/]: {winner}. Left in the building: "
+        f"defender {safe(', '.join(answer.left['defender'])) or 'none'}; "
+        f"attacker {safe(', '.join(answer.left['attacker'])) or 'none'}.",
+        highlight=False,
+    )
+    console.print(f"[dim]Seed {answer.seed}: `--seed {answer.seed}` rolls these dice again.[/]")
+
+
+def render_trials(console: Console, answer: TrialsAnswer) -> None:
+    table = Table(title=f"{answer.trials} rolls of the first round", title_justify="left")
+    for column in ("combat", "attacker won", "exact odds"):
+        table.add_column(column)
+    for c in answer.combats:
+        table.add_row(safe(c.name), percent(c.attacker_win_rate, 2), percent(c.p_attacker_wins, 2))
+    table.add_row("every combat", percent(answer.sweep_rate, 2), percent(answer.p_sweep, 2))
+    console.print(table)
+    console.print(f"[dim]Seed {answer.seed}: `--seed {answer.seed}` rolls these dice again.[/]")
+
+
+STATUS_STYLE = {
+    "followed": "green",
+    "optimal": "green",
+    "broken": "red",
+    "not given": "dim",
+    "not reached": "dim",
+}
+
+
+def render_explain(console: Console, answer: ExplainAnswer) -> None:
+    console.print(f"[bold]{safe(answer.title)}[/]", highlight=False)
+    warnings(console, answer.warnings)
+    if answer.mode == "optimal":
+        console.print(f"No allocation in the file: the optimal line of play ({answer.objective}).")
+    for step in answer.steps:
+        style = STATUS_STYLE.get(step.status, "white")
+        console.print(f"\n[bold]{step.title}[/] [{style}]({step.status})[/]", highlight=False)
+        for line in step.text:
+            console.print(f"  {safe(line)}", highlight=False)

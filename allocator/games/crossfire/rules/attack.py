@@ -1,0 +1,368 @@
+"""Steps 4-5, the attacker's answer: 4a-4e (cover every combat first) and 5a-5c (his leaders).
+
+>>> from allocator.games.crossfire.battle import battle_from_data
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
+...         {"id": "d1", "type": "rifle", "unit": "p"},
+...         {"id": "d2", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": [
+...         {"id": "a1", "type": "rifle", "unit": "q"},
+...         {"id": "a2", "type": "rifle", "unit": "q"}]},
+... })
+>>> allocation = Allocation(combats={"A": ["d1"], "B": ["d2"]}, attack={"A": ["a1", "a2"]})
+>>> [v.rule for v in check(b, allocation)]
+['4a']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from allocator.core.text import listing, plural
+from allocator.core.violations import Violation
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules.base import ATTACK, Rule, book, combats_text, names
+from allocator.games.crossfire.schema import Allocation
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.model import RulesModel
+
+DEPTH = ATTACK
+STEPS = {
+    4: "Step 4 - the attacker covers every combat",
+    5: "Step 5 - the attacker's leaders join",
+}
+RULES = (
+    Rule(
+        "4a",
+        4,
+        "Attacking squads cover every combat, as far as they go, before any combat "
+        "gets a second squad.",
+    ),
+    Rule(
+        "4b",
+        4,
+        "With fewer squads than combats, a CC or BC who joins the assault counts as "
+        "a squad and must take an otherwise unopposed combat.",
+    ),
+    Rule(
+        "4c",
+        4,
+        "Squads left after every combat is covered go to any of the defender's combats.",
+    ),
+    Rule("4d", 4, "Attacking crew-served weapons (and FOs and snipers) do not take part."),
+    Rule(
+        "4e",
+        4,
+        "Every attacking squad is allocated to exactly one combat; leaders may stay "
+        "out but join at most one.",
+    ),
+    Rule(
+        "5a",
+        5,
+        "An attacking leader joins a combat only within one stand width of a squad he joins there.",
+    ),
+    Rule(
+        "5b",
+        5,
+        "An attacking PC (or a Commissar attached to a PC) only joins a combat holding at "
+        "least one of his own troops.",
+    ),
+    Rule(
+        "5c",
+        5,
+        "A second leader may join a combat that has attacking troops; he adds "
+        "nothing unless his rating is higher.",
+    ),
+)
+_RULE = book(RULES)
+
+
+# --- the plain checks -----------------------------------------------------------------------
+
+
+@dataclass
+class AttackView:
+    """The attack as the rules see it: combats, who is where, who acts as a squad (4b)."""
+
+    combats: list[str]
+    members: dict[str, list[str]]
+    squads: dict[str, list[str]]
+    acting: dict[str, str]
+    fewer_squads: bool
+
+
+def _acting_commanders(
+    battle: Battle, members: Mapping[str, list[str]], squads: Mapping[str, list[str]]
+) -> dict[str, str]:
+    """4b: in a combat without attacking squads, one joining CC/BC fights as the squad.
+
+    When several could, the one the other leaders there stand nearest to is chosen, so that the
+    reported 5a breaches are the fewest.
+    """
+    acting: dict[str, str] = {}
+    for name, ids in members.items():
+        commanders = [a for a in ids if battle.is_commander(a)]
+        if squads[name] or not commanders:
+            continue
+        leaders = [a for a in ids if battle.role(a) == Role.leader]
+
+        def unreached(candidate: str, leaders: list[str] = leaders) -> int:
+            return sum(
+                1 for other in leaders if other != candidate and not battle.near(other, candidate)
+            )
+
+        acting[name] = min(commanders, key=unreached)
+    return acting
+
+
+def attack_view(
+    battle: Battle, combats: Mapping[str, Sequence[str]], attack: Mapping[str, Sequence[str]]
+) -> AttackView:
+    names_ = [name for name, ids in combats.items() if ids]
+    members = {name: list(attack.get(name, [])) for name in names_}
+    squads = {n: [a for a in ids if battle.role(a) == Role.squad] for n, ids in members.items()}
+    fewer = len(battle.attacker.ids(Role.squad)) < len(names_)
+    acting = _acting_commanders(battle, members, squads) if fewer else {}
+    return AttackView(names_, members, squads, acting, fewer)
+
+
+def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
+    if allocation.combats is None or allocation.attack is None:
+        return
+    combats, attack = allocation.combats, allocation.attack
+    view = attack_view(battle, combats, attack)
+    valid = set(view.combats)
+    for name, ids in attack.items():
+        if name not in valid and ids:
+            yield _RULE["4c"].breach(
+                f"The attack sends {names(ids)} to '{name}', which is not one of the defender's "
+                f"combats ({names(valid)}): send them to one of those.",
+                ids,
+            )
+    yield from _check_membership(battle, attack)
+    yield from _check_cover(battle, view)
+    yield from _check_leaders(battle, view)
+
+
+def _check_membership(battle: Battle, attack: Mapping[str, Sequence[str]]) -> Iterator[Violation]:
+    """4d and 4e."""
+    seen: dict[str, list[str]] = {}
+    for name, ids in attack.items():
+        for stand in ids:
+            seen.setdefault(stand, []).append(name)
+    for stand, places in seen.items():
+        if battle.role(stand) in (Role.weapon, Role.noncombatant):
+            yield _RULE["4d"].breach(
+                f"{stand} ({battle.stand(stand).type}) cannot assault: only squads and leaders "
+                "take part; leave it out.",
+                [stand],
+            )
+        if len(places) > 1:
+            yield _RULE["4e"].breach(
+                f"{stand} is sent to {len(places)} combats ({names(places)}): pick one.", [stand]
+            )
+    missing = [s for s in battle.attacker.ids(Role.squad) if s not in seen]
+    if missing:
+        yield _RULE["4e"].breach(
+            f"Attacking squads {names(missing)} are not allocated: every attacking squad goes "
+            "to a combat.",
+            missing,
+        )
+    if not any(battle.role(s) in (Role.squad, Role.leader) for s in seen):
+        yield _RULE["4e"].breach("Nobody assaults: send at least one squad, CC or BC.", [])
+
+
+def _check_cover(battle: Battle, view: AttackView) -> Iterator[Violation]:
+    """4a and 4b."""
+    n_squads = len(battle.attacker.ids(Role.squad))
+    covered = [n for n in view.combats if view.squads[n]]
+    unopposed = [n for n in view.combats if not view.squads[n]]
+    doubled = [n for n in view.combats if len(view.squads[n]) > 1]
+    # Without a doubled combat the shortfall is squads left out or misdirected: 4e or 4c says so.
+    if doubled and len(covered) < min(n_squads, len(view.combats)):
+        yield _RULE["4a"].breach(
+            f"{combats_text(unopposed)} {'get' if len(unopposed) > 1 else 'gets'} no squad while "
+            f"{combats_text(doubled)} {'get' if len(doubled) > 1 else 'gets'} more than one: "
+            "cover every combat first, then pile on.",
+            [a for n in doubled for a in view.squads[n]],
+        )
+    if not view.fewer_squads:
+        return
+    commanders = {n: [a for a in view.members[n] if battle.is_commander(a)] for n in view.combats}
+    joined = sum(len(c) for c in commanders.values())
+    covered_with = [n for n in view.combats if view.squads[n] or commanders[n]]
+    idle = [a for n in view.combats for a in commanders[n] if view.acting.get(n) != a]
+    if idle and len(covered_with) < min(len(view.combats), n_squads + joined):
+        still_open = [n for n in view.combats if n not in covered_with]
+        yield _RULE["4b"].breach(
+            f"With fewer squads than combats a joining CC/BC fights as a squad: send "
+            f"{names(idle)} against the unopposed combat{'s' if len(still_open) > 1 else ''} "
+            f"{names(still_open)}.",
+            idle,
+        )
+
+
+def _check_leaders(battle: Battle, view: AttackView) -> Iterator[Violation]:
+    """5a, 5b and 5c."""
+    for name in view.combats:
+        leaders = [
+            a
+            for a in view.members[name]
+            if battle.role(a) == Role.leader and view.acting.get(name) != a
+        ]
+        fighters = view.squads[name] + ([view.acting[name]] if name in view.acting else [])
+        for leader in leaders:
+            if not any(battle.near(leader, f) for f in fighters):
+                where = f"any of {names(fighters)}" if fighters else "a squad (there is none)"
+                yield _RULE["5a"].breach(
+                    f"{leader} joins combat {name} but is not within one stand width of {where}: "
+                    "leave him out or send him where he is near a squad.",
+                    [leader],
+                )
+            if battle.platoon_leader(leader) and not any(
+                battle.commands(leader, s) for s in view.squads[name]
+            ):
+                yield _RULE["5b"].breach(
+                    f"{leader} joins combat {name}, which holds none of his own troops: a PC "
+                    "joins only a combat with a squad of his platoon.",
+                    [leader],
+                )
+        if len(leaders) > 1 and not fighters:
+            yield _RULE["5c"].breach(
+                f"Leaders {names(leaders)} join combat {name} with no attacking squad to lead: a "
+                "second leader joins only a combat that has troops.",
+                leaders,
+            )
+
+
+# --- the CP-SAT constraints -----------------------------------------------------------------
+
+
+def variables(model: RulesModel) -> None:
+    """``y[a, c]``: attacking stand ``a`` assaults combat slot ``c``; who covers each slot."""
+    b = model.battle
+    model.y = {(a, c): model.bool(f"y[{a},{c}]") for a in model.all_attackers for c in model.slots}
+    squads = [a for a in model.attackers if b.role(a) == Role.squad]
+    model.covered = {
+        c: model.reify_or([model.y[a, c] for a in squads], f"cov{c}") for c in model.slots
+    }
+    model.opposed = {
+        c: model.reify_or([model.y[a, c] for a in model.attackers], f"opp{c}") for c in model.slots
+    }
+    model.fewer = model.reify_at_least(sum(model.used.values()), len(squads) + 1, "fewer")
+    commanders = [a for a in model.attackers if b.is_commander(a)]
+    model.acting = {}
+    for c in model.slots:
+        for k in commanders:  # who fights as the squad of a combat without squads (4b)
+            act = model.bool(f"act[{k},{c}]")
+            model.model.AddImplication(act, model.y[k, c])
+            model.model.AddImplication(act, model.covered[c].Not())
+            model.model.AddImplication(act, model.fewer)
+            model.acting[k, c] = act
+        model.model.Add(sum(model.acting[k, c] for k in commanders) <= 1)
+
+
+def constrain(model: RulesModel) -> None:
+    m, b = model.model, model.battle
+    squads = [a for a in model.attackers if b.role(a) == Role.squad]
+    leaders = [a for a in model.attackers if b.role(a) == Role.leader]
+    commanders = [a for a in leaders if b.is_commander(a)]
+    for a in model.all_attackers:
+        if a not in model.attackers:  # 4d: weapons, FOs and snipers do not assault
+            for c in model.slots:
+                m.Add(model.y[a, c] == 0)
+            continue
+        for c in model.slots:  # 4c: only against the defender's combats
+            m.AddImplication(model.y[a, c], model.used[c])
+        if a in squads:  # 4e
+            m.AddExactlyOne(model.y[a, c] for c in model.slots)
+        else:
+            m.AddAtMostOne(model.y[a, c] for c in model.slots)
+    m.AddBoolOr([model.y[a, c] for a in model.attackers for c in model.slots])  # 4e: somebody
+    n_combats = sum(model.used.values())
+    cover_goal = m.NewIntVar(0, len(model.slots), "cover_goal")
+    m.AddMinEquality(cover_goal, [len(squads), n_combats])
+    m.Add(sum(model.covered.values()) >= cover_goal)  # 4a
+    covered_with = []
+    for c in model.slots:
+        has_commander = model.reify_or([model.y[k, c] for k in commanders], f"attK{c}")
+        m.Add(sum(model.acting[k, c] for k in commanders) == 1).OnlyEnforceIf(
+            [model.fewer, model.covered[c].Not(), has_commander]
+        )
+        covered_with.append(model.reify_or([model.covered[c], has_commander], f"cov2{c}"))
+    goal_4b = m.NewIntVar(0, len(model.slots), "goal_4b")
+    joined = sum(model.y[k, c] for k in commanders for c in model.slots)
+    m.AddMinEquality(goal_4b, [n_combats, len(squads) + joined])
+    m.Add(sum(covered_with) >= goal_4b).OnlyEnforceIf(model.fewer)  # 4b
+    _leaders_join(model, squads, leaders, commanders)
+
+
+def _leaders_join(
+    model: RulesModel, squads: list[str], leaders: list[str], commanders: list[str]
+) -> None:
+    """5a, 5b and 5c."""
+    m, b = model.model, model.battle
+    for leader in leaders:
+        near_squads = [s for s in squads if b.near(leader, s)]
+        near_commanders = [k for k in commanders if k != leader and b.near(leader, k)]
+        own = [s for s in squads if b.commands(leader, s)]
+        for c in model.slots:
+            as_leader: list[Any] = [model.y[leader, c]]
+            if (leader, c) in model.acting:
+                as_leader.append(model.acting[leader, c].Not())
+            m.AddBoolOr(
+                [model.y[s, c] for s in near_squads] + [model.acting[k, c] for k in near_commanders]
+            ).OnlyEnforceIf(as_leader)  # 5a
+            if b.platoon_leader(leader):  # 5b
+                m.AddBoolOr([model.y[s, c] for s in own]).OnlyEnforceIf(model.y[leader, c])
+    for c in model.slots:  # 5c: a second leader only where there are troops to lead
+        extra = [
+            model.reify_and([model.y[k, c], model.acting[k, c].Not()], f"lead[{k},{c}]")
+            if (k, c) in model.acting
+            else model.y[k, c]
+            for k in leaders
+        ]
+        fighters = [model.covered[c], *(model.acting[k, c] for k in commanders)]
+        m.AddBoolOr(fighters).OnlyEnforceIf(model.reify_at_least(sum(extra), 2, f"two{c}"))
+
+
+# --- the teaching prose ---------------------------------------------------------------------
+
+
+def requirements(battle: Battle, step: int) -> list[str]:
+    a = battle.attacker
+    if step == 4:
+        attack_squads = a.ids(Role.squad)
+        attack_commanders = [s for s in a.ids(Role.leader) if battle.is_commander(s)]
+        lines = [
+            f"The attacker has {plural(len(attack_squads), 'squad')} "
+            f"({listing(attack_squads)}). They must cover every defending combat before any "
+            "combat gets a second (4a); the rest go anywhere (4c). Every squad goes in (4e)."
+        ]
+        if attack_commanders:
+            lines.append(
+                f"If there are fewer squads than combats, {listing(attack_commanders)} "
+                "joining the assault must take an otherwise unopposed combat (4b)."
+            )
+        if a.ids(Role.weapon) or a.ids(Role.noncombatant):
+            out = a.ids(Role.weapon) + a.ids(Role.noncombatant)
+            lines.append(
+                f"{listing(out)} stay out: crew-served weapons, FOs and snipers do not "
+                "assault (4d)."
+            )
+        return lines
+    lines = []
+    for leader in a.ids(Role.leader):
+        near = [s for s in a.ids(Role.squad) if battle.near(leader, s)]
+        own = [s for s in near if battle.commands(leader, s)]
+        text = (
+            f"{leader} may join a combat only beside a squad within one stand width: "
+            f"{listing(near)} (5a)"
+        )
+        if battle.platoon_leader(leader):
+            text += f"; as a PC, only with his own troops: {listing(own)} (5b)"
+        lines.append(text + ".")
+    return lines or ["The attacker has no leaders."]

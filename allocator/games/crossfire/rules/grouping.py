@@ -1,0 +1,367 @@
+"""Steps 1-3, the defender's combats: 1a-1c, 2a-2b, 3a-3d.
+
+Who heads a combat is not written in a scenario file; it follows from the stands: a squad heads
+a combat that has one; otherwise a CC or BC there may head it (1b); a combat of a lone weapon is
+headed by the weapon. A combat is legal when *some* legal path through steps 1-3 gives it, so
+the checker tries every possible head and reports the breaches of the one that breaks fewest.
+
+>>> from allocator.games.crossfire.battle import battle_from_data
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
+...         {"id": "d1", "type": "rifle", "unit": "p"},
+...         {"id": "d2", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
+... })
+>>> [v.rule for v in check(b, Allocation(combats={"A": ["d1", "d2"]}))]
+['1a']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from allocator.core.text import listing
+from allocator.core.violations import Violation
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules.base import (
+    GROUPING,
+    Rule,
+    book,
+    by_role,
+    names,
+    troops_in_building,
+)
+from allocator.games.crossfire.schema import Allocation
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.model import RulesModel
+
+DEPTH = GROUPING
+STEPS = {
+    1: "Step 1 - the defender splits into the smallest groups",
+    2: "Step 2 - crew-served weapons pair up",
+    3: "Step 3 - the rest of the defender joins",
+}
+RULES = (
+    Rule("1a", 1, "Every squad is its own combat: two squads never share a combat at step 1."),
+    Rule(
+        "1b",
+        1,
+        "A CC or BC may form a combat of his own; with no squad present every CC and BC must.",
+    ),
+    Rule("1c", 1, "Every defending stand in the building is in exactly one combat."),
+    Rule(
+        "2a",
+        2,
+        "A crew-served weapon joins one combat headed by a squad (or a CC/BC who "
+        "formed a combat) of its own organisational unit, or fights alone.",
+    ),
+    Rule("2b", 2, "At most one crew-served weapon joins any one squad (or CC/BC)."),
+    Rule(
+        "3a",
+        3,
+        "Remaining PCs, CCs, BCs, FOs and snipers join the combats formed so far; "
+        "an FO or sniper forms no combat of his own while there is one to join.",
+    ),
+    Rule(
+        "3b",
+        3,
+        "A leader only joins a combat holding at least one squad or crew-served "
+        "weapon subordinate to him.",
+    ),
+    Rule(
+        "3c",
+        3,
+        "A leader with no subordinate squad or weapon in the building fights alone, "
+        "as a combat of his own (a PC alone is lost without a roll).",
+    ),
+    Rule(
+        "3d",
+        3,
+        "Several leaders may share a combat, but only one that holds troops: "
+        "leaders without troops each fight alone.",
+    ),
+)
+_RULE = book(RULES)
+
+
+# --- the plain checks -----------------------------------------------------------------------
+
+
+def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
+    combats = allocation.combats
+    if combats is None:
+        return
+    yield from check_membership(battle, combats)
+    for name, ids in combats.items():
+        if ids:
+            yield from check_combat(battle, name, ids)
+
+
+def check_membership(battle: Battle, combats: Mapping[str, Sequence[str]]) -> Iterator[Violation]:
+    """1c: every defending stand in exactly one combat, and no empty combat."""
+    seen: dict[str, list[str]] = {}
+    for name, ids in combats.items():
+        if not ids:
+            yield _RULE["1c"].breach(f"Combat {name} holds no stands: drop it.", [])
+        for stand in ids:
+            seen.setdefault(stand, []).append(name)
+    for stand in battle.defender.ids():
+        places = seen.get(stand, [])
+        if not places:
+            yield _RULE["1c"].breach(
+                f"{stand} is in the building but in no combat: put it in one.", [stand]
+            )
+        elif len(places) > 1:
+            yield _RULE["1c"].breach(
+                f"{stand} is in {len(places)} combats ({names(places)}): keep it in one.", [stand]
+            )
+
+
+def head_candidates(battle: Battle, ids: Sequence[str]) -> list[str | None]:
+    """Who may head a combat of these stands: a squad, else a CC/BC, else a lone weapon."""
+    roles = by_role(battle, ids)
+    commanders = [s for s in roles[Role.leader] if battle.is_commander(s)]
+    for candidates in (roles[Role.squad], commanders, roles[Role.weapon]):
+        if candidates:
+            return list(candidates)
+    return [None]
+
+
+def check_combat(battle: Battle, name: str, ids: Sequence[str]) -> Iterator[Violation]:
+    """1a, 2b and, for the head that makes the combat most nearly legal, 1b, 2a, 3a-3d."""
+    roles = by_role(battle, ids)
+    if len(roles[Role.squad]) > 1:
+        yield _RULE["1a"].breach(
+            f"Squads {names(roles[Role.squad])} share combat {name}: every squad is a combat of "
+            "its own at step 1.",
+            roles[Role.squad],
+        )
+    if len(roles[Role.weapon]) > 1:
+        yield _RULE["2b"].breach(
+            f"Crew-served weapons {names(roles[Role.weapon])} share combat {name}: at most one "
+            "weapon joins a squad (or CC/BC); the other fights alone or joins another squad.",
+            roles[Role.weapon],
+        )
+    no_squads = not battle.defender.ids(Role.squad)
+    options = [
+        _headed_violations(battle, name, ids, head, no_squads)
+        for head in head_candidates(battle, ids)
+    ]
+    yield from min(options, key=len)
+
+
+def _headed_violations(
+    battle: Battle, name: str, ids: Sequence[str], head: str | None, no_squads: bool
+) -> list[Violation]:
+    """The rules of steps 1-3 that depend on who heads the combat."""
+    roles = by_role(battle, ids)
+    squads, weapons = roles[Role.squad], roles[Role.weapon]
+    leaders = roles[Role.leader]
+    commanders = [s for s in leaders if battle.is_commander(s)]
+    found: list[Violation] = []
+    for weapon in weapons:
+        if weapon == head:
+            continue
+        if head is None or battle.role(head) == Role.weapon:
+            found.append(
+                _RULE["2a"].breach(
+                    f"{weapon} joins combat {name}, which no squad, CC or BC heads: a crew-served "
+                    "weapon fights alone or joins a squad (or a CC/BC) of its own unit.",
+                    [weapon],
+                )
+            )
+        elif not battle.same_organisation(weapon, head):
+            found.append(
+                _RULE["2a"].breach(
+                    f"{weapon} pairs with {head} in combat {name}, but {head} is not from its "
+                    "organisational unit: pair it with a squad of its own company (battalion "
+                    "weapons: of the battalion) or let it fight alone.",
+                    [weapon, head],
+                )
+            )
+    if no_squads and len(commanders) > 1:
+        found.append(
+            _RULE["1b"].breach(
+                f"No defending squad is in the building, so every CC and BC forms a combat of his "
+                f"own, but {names(commanders)} share combat {name}: split them.",
+                commanders,
+            )
+        )
+    troops = squads + weapons
+    for leader in leaders:
+        if leader == head:
+            continue
+        own_in_building = troops_in_building(battle, leader)
+        if own_in_building:
+            if not any(battle.commands(leader, s) for s in troops):
+                found.append(
+                    _RULE["3b"].breach(
+                        f"{leader} is in combat {name}, which holds none of his troops: "
+                        f"move him to a combat with one of {names(own_in_building)}.",
+                        [leader],
+                    )
+                )
+        elif troops or (head is not None and head in commanders):
+            found.append(
+                _RULE["3c"].breach(
+                    f"{leader} has no squad or crew-served weapon of his own in the building, "
+                    f"so he fights alone, not in combat {name}: give him a combat of his own.",
+                    [leader, *troops],
+                )
+            )
+    if not troops and len(leaders) > 1:
+        found.append(
+            _RULE["3d"].breach(
+                f"Leaders {names(leaders)} share combat {name}, which holds no troops: leaders "
+                "share only a combat with squads or weapons; without them each fights alone.",
+                leaders,
+            )
+        )
+    if not troops and not leaders and roles[Role.noncombatant] and _anyone_to_join(battle):
+        found.append(
+            _RULE["3a"].breach(
+                f"{names(roles[Role.noncombatant])} form combat {name} on their own: FOs and "
+                "snipers join a combat that is already formed.",
+                roles[Role.noncombatant],
+            )
+        )
+    return found
+
+
+def _anyone_to_join(battle: Battle) -> bool:
+    """Whether the defender has a squad, weapon or leader whose combat an FO could join (3a)."""
+    return any(battle.role(s) != Role.noncombatant for s in battle.defender.ids())
+
+
+# --- the CP-SAT constraints -----------------------------------------------------------------
+
+
+def variables(model: RulesModel) -> None:
+    """``x[s, c]``: defending stand ``s`` is in combat slot ``c``; who each slot holds."""
+    slots, defenders = model.slots, model.defenders
+    model.x = {(s, c): model.bool(f"x[{s},{c}]") for s in defenders for c in slots}
+    model.used = {c: model.reify_or([model.x[s, c] for s in defenders], f"used{c}") for c in slots}
+    squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
+    model.has_squad = {
+        c: model.reify_or([model.x[s, c] for s in squads], f"hasS{c}") for c in slots
+    }
+    model.has_weapon = {
+        c: model.reify_or([model.x[w, c] for w in weapons], f"hasW{c}") for c in slots
+    }
+    model.head = {}
+    model.commander_head = {}
+    for c in slots:
+        has_commander = model.reify_or([model.x[k, c] for k in model.commanders], f"hasK{c}")
+        model.commander_head[c] = model.reify_and(
+            [has_commander, model.has_squad[c].Not()], f"hK{c}"
+        )
+        for k in model.commanders:
+            model.head[k, c] = model.bool(f"head[{k},{c}]")
+            model.model.AddImplication(model.head[k, c], model.x[k, c])
+        model.model.Add(sum(model.head[k, c] for k in model.commanders) == model.commander_head[c])
+
+
+def constrain(model: RulesModel) -> None:
+    m = model.model
+    for s in model.defenders:  # 1c
+        m.AddExactlyOne(model.x[s, c] for c in model.slots)
+    squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
+    for c in model.slots:
+        m.Add(sum(model.x[s, c] for s in squads) <= 1)  # 1a
+        m.Add(sum(model.x[w, c] for w in weapons) <= 1)  # 2b
+        if not squads:  # 1b: with no squad present every CC and BC forms his own combat
+            m.Add(sum(model.x[k, c] for k in model.commanders) <= 1)
+    _weapons_join(model)
+    _leaders_join(model)
+
+
+def _weapons_join(model: RulesModel) -> None:
+    """2a: a weapon joins a squad, or a CC/BC head, of its organisational unit."""
+    m, b = model.model, model.battle
+    for w in model.of_role[Role.weapon]:
+        own_squads = [s for s in model.of_role[Role.squad] if b.same_organisation(w, s)]
+        own_commanders = [k for k in model.commanders if b.same_organisation(w, k)]
+        for c in model.slots:
+            m.Add(sum(model.x[s, c] for s in own_squads) >= 1).OnlyEnforceIf(
+                [model.x[w, c], model.has_squad[c]]
+            )
+            m.Add(sum(model.head[k, c] for k in own_commanders) >= 1).OnlyEnforceIf(
+                [model.x[w, c], model.commander_head[c]]
+            )
+
+
+def _leaders_join(model: RulesModel) -> None:
+    """3a-3d."""
+    m, b = model.model, model.battle
+    leaders = model.of_role[Role.leader]
+    to_join = len(model.of_role[Role.noncombatant]) < len(model.defenders)
+    for c in model.slots:
+        troops = [model.has_squad[c], model.has_weapon[c]]
+        n_leaders = sum(model.x[ld, c] for ld in leaders)
+        m.Add(n_leaders <= 1).OnlyEnforceIf([t.Not() for t in troops])  # 3d
+        for n in model.of_role[Role.noncombatant] if to_join else []:  # 3a
+            m.AddBoolOr([*troops, *(model.x[ld, c] for ld in leaders)]).OnlyEnforceIf(model.x[n, c])
+        for leader in leaders:
+            joined: list[Any] = [model.x[leader, c]]
+            if (leader, c) in model.head:
+                joined.append(model.head[leader, c].Not())
+            own = troops_in_building(b, leader)
+            if own:  # 3b
+                m.AddBoolOr([model.x[u, c] for u in own]).OnlyEnforceIf(joined)
+            else:  # 3c
+                alone = [flag.Not() for flag in (*troops, model.commander_head[c])]
+                m.AddBoolAnd(alone).OnlyEnforceIf(joined)
+
+
+# --- the teaching prose ---------------------------------------------------------------------
+
+
+def requirements(battle: Battle, step: int) -> list[str]:
+    d = battle.defender
+    squads, weapons = d.ids(Role.squad), d.ids(Role.weapon)
+    commanders = [s for s in d.ids(Role.leader) if battle.is_commander(s)]
+    if step == 1:
+        lines = [
+            f"Every squad is a combat of its own (1a): {listing(squads)}."
+            if squads
+            else "The defender has no squad in the building."
+        ]
+        if commanders and not squads:
+            who = "each CC and BC" if len(commanders) > 1 else commanders[0]
+            lines.append(f"So {who} must form a combat of his own (1b).")
+        elif commanders:
+            lines.append(
+                f"{listing(commanders)} may form a combat of his own (1b), though the "
+                "attacker may then gang up on him."
+            )
+        return lines
+    if step == 2:
+        lines = []
+        for w in weapons:
+            partners = [s for s in squads + commanders if battle.same_organisation(w, s)]
+            lines.append(
+                f"{w} may pair with one of {listing(partners)} (its own organisational unit, 2a) "
+                "or fight alone; no squad takes two weapons (2b)."
+                if partners
+                else f"{w} has no squad of its organisational unit here, so it fights alone (2a)."
+            )
+        return lines or ["The defender has no crew-served weapon: nothing to pair."]
+    lines = []
+    for leader in d.ids(Role.leader):
+        troops = troops_in_building(battle, leader)
+        if troops:
+            lines.append(
+                f"{leader} may join a combat holding one of his troops: {listing(troops)} (3b)."
+            )
+        else:
+            lost = " and, as a PC, is lost without a roll" if battle.platoon_leader(leader) else ""
+            lines.append(f"{leader} has none of his troops here, so he fights alone (3c){lost}.")
+    others = d.ids(Role.noncombatant)
+    if others:
+        lines.append(
+            f"{listing(others)} join any combat (3a); they do not fight and share its fate."
+        )
+    return lines or ["No leaders, FOs or snipers to place."]

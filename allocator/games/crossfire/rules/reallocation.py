@@ -1,0 +1,273 @@
+"""Step 6, the defender folds unopposed combats into the fights that are on: 6a-6c.
+
+6b is judged over every placement of the moving stands, by a closed form that both the plain
+checker and the CP-SAT model use (:func:`weapon_limit_reachable`).
+
+>>> weapon_limit_reachable(staying=[-1, 1], moving=[1])
+True
+>>> weapon_limit_reachable(staying=[-1], moving=[-1])
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from allocator.core.violations import Violation
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules.base import REALLOCATION, Rule, book, names
+from allocator.games.crossfire.schema import Allocation
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.model import RulesModel
+
+DEPTH = REALLOCATION
+STEPS = {6: "Step 6 - the defender folds unopposed combats in"}
+RULES = (
+    Rule(
+        "6a",
+        6,
+        "When a combat got no attacker, every stand of every unopposed combat moves "
+        "into a combat that has attackers; none stays out.",
+    ),
+    Rule(
+        "6b",
+        6,
+        "After the move no active combat holds more crew-served weapons than squads "
+        "plus CC/BC heads, unless every way of moving breaks this.",
+    ),
+    Rule("6c", 6, "When every combat has attackers there is nothing to reallocate."),
+)
+_RULE = book(RULES)
+
+
+# --- the plain checks -----------------------------------------------------------------------
+
+
+def commander_heads(battle: Battle, combats: Mapping[str, Sequence[str]]) -> set[str]:
+    """CCs and BCs in a combat without squads after step 3 (they count beside squads in 6b)."""
+    return {
+        s
+        for ids in combats.values()
+        if not any(battle.role(x) == Role.squad for x in ids)
+        for s in ids
+        if battle.is_commander(s)
+    }
+
+
+def fighting_balance(battle: Battle, ids: Iterable[str], heads: set[str]) -> int:
+    """Squads plus CC/BC heads minus crew-served weapons (6b wants it 0 or more)."""
+    total = 0
+    for stand in ids:
+        role = battle.role(stand)
+        total += (role == Role.squad or stand in heads) - (role == Role.weapon)
+    return total
+
+
+def weapon_limit_reachable(staying: Iterable[int], moving: Iterable[int]) -> bool:
+    """Whether the moving items can be placed so that every active combat is within 6b.
+
+    ``staying`` are the active combats' balances (:func:`fighting_balance`, never below -1 after
+    a legal step 3), ``moving`` the balances of what moves: single stands, or whole unopposed
+    combats when they move together. Each combat short of a squad takes one item with a
+    positive balance; the weapons that move must then fit in what is left over.
+    """
+    staying, moving = list(staying), list(moving)
+    deficit = sum(max(0, -b) for b in staying)
+    spare = sum(max(0, b) for b in staying)
+    givers = [b for b in moving if b > 0]
+    weapons = sum(max(0, -b) for b in moving)
+    return deficit <= len(givers) and weapons + deficit <= spare + sum(givers)
+
+
+def moving_items(
+    battle: Battle, unopposed: Mapping[str, Sequence[str]], heads: set[str]
+) -> list[int]:
+    """The balances of what moves in step 6: each stand, or each combat as a whole."""
+    if battle.ruleset.value("reallocate_one_by_one"):
+        return [fighting_balance(battle, [s], heads) for ids in unopposed.values() for s in ids]
+    return [fighting_balance(battle, ids, heads) for ids in unopposed.values()]
+
+
+def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
+    if allocation.combats is None or allocation.attack is None or allocation.reallocate is None:
+        return
+    combats, attack, reallocate = allocation.combats, allocation.attack, allocation.reallocate
+    names_ = [n for n, ids in combats.items() if ids]
+    active = [n for n in names_ if attack.get(n)]
+    unopposed = [n for n in names_ if not attack.get(n)]
+    if not unopposed:
+        if reallocate:
+            yield _RULE["6c"].breach(
+                "Every combat has attackers, so nothing is reallocated: drop the reallocation.",
+                list(reallocate),
+            )
+        return
+    if not active:
+        return
+    must_move = [s for n in unopposed for s in combats[n]]
+    missing = [s for s in must_move if s not in reallocate]
+    if missing:
+        yield _RULE["6a"].breach(
+            f"{names(missing)} {'are' if len(missing) > 1 else 'is'} in unopposed "
+            f"combat{'s' if len(unopposed) > 1 else ''} {names(unopposed)} and must move into a "
+            f"combat with attackers ({names(active)}).",
+            missing,
+        )
+    for stand, target in reallocate.items():
+        if stand not in must_move:
+            yield _RULE["6a"].breach(
+                f"{stand} is already in a combat with attackers: only the stands of unopposed "
+                "combats move.",
+                [stand],
+            )
+        elif target not in active:
+            yield _RULE["6a"].breach(
+                f"{stand} moves to '{target}', which is not a combat with attackers: choose one "
+                f"of {names(active)}.",
+                [stand],
+            )
+    if not battle.ruleset.value("reallocate_one_by_one"):
+        for name in unopposed:
+            targets = {reallocate[s] for s in combats[name] if s in reallocate}
+            if len(targets) > 1:
+                yield _RULE["6a"].breach(
+                    f"The stands of unopposed combat {name} go to {names(targets)}: under this "
+                    "ruleset a reallocated combat moves as a whole, into one combat.",
+                    [s for s in combats[name] if s in reallocate],
+                )
+    final = {n: list(combats[n]) for n in active}
+    for stand, target in reallocate.items():
+        if stand in must_move and target in final:
+            final[target].append(stand)
+    heads = commander_heads(battle, combats)
+    over = {n: ids for n, ids in final.items() if fighting_balance(battle, ids, heads) < 0}
+    staying = [fighting_balance(battle, combats[n], heads) for n in active]
+    moving = moving_items(battle, {n: combats[n] for n in unopposed}, heads)
+    if over and weapon_limit_reachable(staying, moving):
+        weapons = [s for ids in over.values() for s in ids if battle.role(s) == Role.weapon]
+        yield _RULE["6b"].breach(
+            f"Combat{'s' if len(over) > 1 else ''} {names(over)} would hold more crew-served "
+            "weapons than squads and CC/BC heads, and another placement of the moved stands "
+            "avoids that: spread the weapons.",
+            weapons,
+        )
+
+
+# --- the CP-SAT constraints -----------------------------------------------------------------
+
+
+def variables(model: RulesModel) -> None:
+    """``z[s, c]``: a stand of an unopposed combat moves into slot ``c``; who ends where."""
+    model.z = {(s, c): model.bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
+    model.stay, model.leave, model.moves = {}, {}, {}
+    for s in model.defenders:
+        for c in model.slots:
+            model.stay[s, c] = model.reify_and([model.x[s, c], model.opposed[c]], f"st[{s},{c}]")
+            model.leave[s, c] = model.reify_and(
+                [model.x[s, c], model.opposed[c].Not()], f"un[{s},{c}]"
+            )
+        model.moves[s] = model.reify_or([model.leave[s, c] for c in model.slots], f"mv[{s}]")
+    model.final = {
+        (s, c): model.reify_or([model.stay[s, c], model.z[s, c]], f"f[{s},{c}]")
+        for s in model.defenders
+        for c in model.slots
+    }
+
+
+def constrain(model: RulesModel) -> None:
+    m = model.model
+    for s in model.defenders:
+        for c in model.slots:
+            m.AddImplication(model.z[s, c], model.opposed[c])  # 6a: into combats with attackers
+        m.Add(sum(model.z[s, c] for c in model.slots) == model.moves[s])  # 6a, 6c
+    if not model.battle.ruleset.value("reallocate_one_by_one"):
+        _move_whole_combats(model)
+    _weapon_limit(model)
+
+
+def _move_whole_combats(model: RulesModel) -> None:
+    """6a, under the reading that a reallocated combat moves as a whole."""
+    for s in model.defenders:
+        for t in model.defenders:
+            if s == t:
+                continue
+            for origin in model.slots:
+                for target in model.slots:
+                    model.model.AddImplication(
+                        model.z[s, target], model.z[t, target]
+                    ).OnlyEnforceIf([model.leave[s, origin], model.leave[t, origin]])
+
+
+def _weapon_limit(model: RulesModel) -> None:
+    """6b, unless every placement of the moving stands breaks it."""
+    m = model.model
+    squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
+    is_head = {
+        k: model.reify_or(
+            [
+                model.reify_and([model.x[k, c], model.has_squad[c].Not()], f"kh[{k},{c}]")
+                for c in model.slots
+            ],
+            f"isHead[{k}]",
+        )
+        for k in model.commanders
+    }
+    bound = len(model.defenders)
+
+    def balance_of(member: dict[tuple[str, int], Any], c: int, name: str) -> Any:
+        heads = [
+            model.reify_and([member[k, c], is_head[k]], f"{name}h[{k},{c}]")
+            for k in model.commanders
+        ]
+        balance = m.NewIntVar(-bound, bound, f"{name}{c}")
+        m.Add(
+            balance
+            == sum(member[s, c] for s in squads) + sum(heads) - sum(member[w, c] for w in weapons)
+        )
+        return balance
+
+    def split(balance: Any, name: str) -> tuple[Any, Any]:
+        plus, minus = m.NewIntVar(0, bound, f"{name}+"), m.NewIntVar(0, bound, f"{name}-")
+        m.AddMaxEquality(plus, [0, balance])
+        m.AddMaxEquality(minus, [0, -balance])
+        return plus, minus
+
+    staying = [balance_of(model.stay, c, "bal") for c in model.slots]
+    arriving = [balance_of(model.z, c, "arr") for c in model.slots]
+    spare, deficit = zip(
+        *(split(b, f"stay{c}") for c, b in zip(model.slots, staying, strict=True)), strict=True
+    )
+    if model.battle.ruleset.value("reallocate_one_by_one"):  # every stand is an item
+        heads = [
+            model.reify_and([model.moves[k], is_head[k]], f"mh[{k}]") for k in model.commanders
+        ]
+        givers = given = sum(model.moves[s] for s in squads) + sum(heads)
+        moving_weapons = sum(model.moves[w] for w in weapons)
+    else:  # every unopposed combat is an item
+        items = [split(balance_of(model.leave, c, "whole"), f"whole{c}") for c in model.slots]
+        givers = sum(
+            model.reify_at_least(plus, 1, f"giver{i}") for i, (plus, _) in enumerate(items)
+        )
+        given = sum(plus for plus, _ in items)
+        moving_weapons = sum(minus for _, minus in items)
+    enough = model.bool("6b_enough")
+    room = model.bool("6b_room")
+    m.Add(sum(deficit) <= givers).OnlyEnforceIf(enough)
+    m.Add(sum(deficit) > givers).OnlyEnforceIf(enough.Not())
+    m.Add(moving_weapons + sum(deficit) <= sum(spare) + given).OnlyEnforceIf(room)
+    m.Add(moving_weapons + sum(deficit) > sum(spare) + given).OnlyEnforceIf(room.Not())
+    for c, stay, arrive in zip(model.slots, staying, arriving, strict=True):
+        m.Add(stay + arrive >= 0).OnlyEnforceIf([enough, room, model.opposed[c]])
+
+
+# --- the teaching prose ---------------------------------------------------------------------
+
+
+def requirements(battle: Battle, step: int) -> list[str]:
+    return [
+        "A combat that got no attacker is dissolved: every stand in it moves into a combat "
+        "that has attackers (6a), without piling more weapons than squads and CC/BC heads "
+        "into one when that can be avoided (6b). With every combat opposed nothing moves (6c)."
+    ]

@@ -1,0 +1,203 @@
+"""The scenario file's schema: pydantic models, the single source of the JSON Schema.
+
+A scenario is a building, the two forces and, optionally, a proposed allocation.
+
+>>> s = Scenario.model_validate({
+...     "building": {"name": "Barn"},
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
+... })
+>>> s.building.capacity
+2
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
+Name = Annotated[str, StringConstraints(max_length=200)]
+Text = Annotated[str, StringConstraints(max_length=5000)]
+#: A coordinate on the table, in the scenario's stand widths (a table is a few hundred wide).
+Coordinate = Annotated[float, Field(ge=-1e6, le=1e6, allow_inf_nan=False)]
+Position = tuple[Coordinate, Coordinate]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StandType(StrEnum):
+    rifle = "rifle"
+    smg = "smg"
+    engineer = "engineer"
+    jhmg = "jhmg"
+    hmg = "hmg"
+    mortar = "mortar"
+    gun = "gun"
+    pc = "pc"
+    cc = "cc"
+    bc = "bc"
+    commissar = "commissar"
+    fo = "fo"
+    sniper = "sniper"
+
+
+class UnitKind(StrEnum):
+    battalion = "battalion"
+    company = "company"
+    support = "support"
+    hq = "hq"
+    platoon = "platoon"
+    attached = "attached"
+
+
+class Quality(StrEnum):
+    green = "green"
+    regular = "regular"
+    veteran = "veteran"
+
+
+class Unit(Strict):
+    """A node of the organisation tree."""
+
+    id: Id
+    kind: UnitKind
+    name: Name | None = None
+    units: list[Unit] = Field(default_factory=list, description="The units under this one.")
+
+
+class Stand(Strict):
+    """One stand (a counter or base on the table)."""
+
+    id: Id
+    type: StandType
+    unit: Id = Field(
+        description="The unit the stand belongs to; a leader's is the unit he commands."
+    )
+    rating: int | None = Field(
+        default=None, ge=0, le=3, description="A leader's command rating (+0..+2, Commissar +2)."
+    )
+    quality: Quality = Quality.regular
+    suppressed: bool = False
+    position: Position | None = Field(
+        default=None,
+        description="Where the stand's centre is on the table (x, y), in the scenario's "
+        "`stand_width` units; attackers with positions are near each other when close enough.",
+    )
+    near: list[Id] = Field(
+        default_factory=list,
+        description="Attacking stands within one stand width of this one (attacker leaders).",
+    )
+
+
+class PresentStand(Strict):
+    """A stand taken from an organisation file, with the fields that differ at this table."""
+
+    id: Id
+    rating: int | None = Field(default=None, ge=0, le=3)
+    quality: Quality | None = None
+    suppressed: bool | None = None
+    near: list[Id] | None = None
+    position: Position | None = None
+
+
+class Force(Strict):
+    """One side: either its own org tree and stands, or an organisation from models/orgs/."""
+
+    organisation: Name | None = Field(
+        default=None,
+        description="Name of a shipped organisation (`cfalloc` lists them; models/orgs/), never a "
+        "path.",
+    )
+    present: list[Id | PresentStand] = Field(
+        default_factory=list,
+        description="With `organisation`: the stands of that organisation that take part.",
+    )
+    units: list[Unit] = Field(default_factory=list, description="The organisation tree.")
+    stands: list[Stand] = Field(default_factory=list, description="The stands taking part.")
+
+
+class Building(Strict):
+    name: Name = "Building"
+    capacity: int = Field(
+        default=2, ge=1, le=100, description="Squads and crew-served weapons it holds (B1, B2)."
+    )
+
+
+class Allocation(Strict):
+    """Any leading part of the procedure's choices."""
+
+    combats: dict[Id, list[Id]] | None = Field(
+        default=None, description="Steps 1-3: the defender's named combats and their stands."
+    )
+    attack: dict[Id, list[Id]] | None = Field(
+        default=None, description="Steps 4-5: the attacking stands sent against each combat."
+    )
+    reallocate: dict[Id, Id] | None = Field(
+        default=None, description="Step 6: defending stand -> the combat it moves to."
+    )
+
+
+class Expect(Strict):
+    """What a worked scenario demonstrates; the test suite holds the tool to it."""
+
+    legal: bool
+    rules: list[str] = Field(default_factory=list, description="Rule ids the check must report.")
+
+
+class RulesetOverride(Strict):
+    """A house rule: a base profile and the values that differ from it."""
+
+    base: Name = "crossfire"
+    overrides: dict[Annotated[str, StringConstraints(max_length=64)], int | bool | str] = Field(
+        default_factory=dict
+    )
+
+
+class Scenario(Strict):
+    """A close combat in one building (or one sector of a complex)."""
+
+    title: Name | None = None
+    description: Text | None = None
+    ruleset: Name | RulesetOverride = Field(
+        default="crossfire",
+        description="A shipped profile's name, a path (relative to this file) to a profile of "
+        "your own, or a base with overrides.",
+    )
+    round: int = Field(
+        default=1, ge=1, le=1000, description="Round of the fight (7b); later rounds differ."
+    )
+    surprise: bool = Field(
+        default=False, description="Hidden defenders who have not fired surprise the attacker."
+    )
+    stand_width: float = Field(
+        default=1.0,
+        gt=0,
+        le=1e6,
+        allow_inf_nan=False,
+        description="One stand width, in the units of the stands' positions.",
+    )
+    building: Building = Field(default_factory=Building)
+    defender: Force
+    attacker: Force
+    allocation: Allocation | None = None
+    expect: Expect | None = None
+
+
+SideName = Literal["defender", "attacker"]
+
+
+class Organisation(Strict):
+    """An entry of the organisation library (models/orgs/): a unit tree with all its stands."""
+
+    name: Name
+    description: Text = ""
+    nation: Name | None = None
+    units: list[Unit]
+    stands: list[Stand]

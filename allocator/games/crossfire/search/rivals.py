@@ -1,0 +1,58 @@
+"""The exact optimum of a CP-SAT model whose objective is scaled.
+
+CP-SAT optimises integers; ``sweep`` is a product of probabilities, so the model maximises the
+sum of scaled logarithms and rounding can misorder lines whose values are close. Every rival
+within the rounding slack is therefore compared with exact fractions: first in Python (whether
+any multiset of combat odds in the window could be better), and only then by CP-SAT, excluding
+each found line in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from allocator.games.crossfire.cp_odds import OddsTerms
+from allocator.games.crossfire.model import RulesModel
+from allocator.games.crossfire.search.lines import Line
+from allocator.games.crossfire.search.runner import FOUND, Runner
+
+
+def exact_optimum(
+    runner: Runner,
+    rules: RulesModel,
+    terms: OddsTerms,
+    maximise: bool,
+    read: Callable[[Any], Line],
+) -> Line | None:
+    """The exact best line of ``rules``: the scaled optimum, then every rival within slack."""
+    model = rules.model
+    objective = terms.objective_expr()
+    (model.Maximize if maximise else model.Minimize)(objective)
+    solver, status = runner.run(model, linear=terms.objective != "exchange")
+    if status not in FOUND:
+        return None
+    best = read(solver)
+    slack = terms.rounding_slack()
+    if not slack:
+        return best
+    scaled = round(solver.ObjectiveValue())
+    low, high = (scaled - slack + 1, scaled) if maximise else (scaled, scaled + slack - 1)
+    if terms.objective == "sweep" and not terms.rival_possible(
+        terms.level_counts(solver), low, high, maximise
+    ):
+        return best
+    model.Add(objective >= low)
+    model.Add(objective <= high)
+    terms.exclude(solver)
+    while not runner.budget.expired():
+        solver, status = runner.run(model)
+        if status not in FOUND:
+            break
+        rival = read(solver)
+        if (rival.value > best.value) == maximise and rival.value != best.value:
+            best = rival
+        terms.exclude(solver)
+    else:
+        runner.proven = False
+    return best

@@ -1,0 +1,53 @@
+"""Interchangeable stands: stands with equal signatures are searched once.
+
+Two stands of one side are interchangeable when they agree on everything any rule or the odds
+look at: type, unit, rating, quality, suppression, and whom they stand near.
+
+>>> from allocator.games.crossfire.battle import battle_from_data
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
+...         {"id": "d1", "type": "rifle", "unit": "p"},
+...         {"id": "d2", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
+... })
+>>> stand_signature(b, "d1") == stand_signature(b, "d2")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.model import RulesModel
+
+
+def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
+    """Stands with equal signatures are interchangeable for every rule and every odds."""
+    info = battle.stand(stand)
+    side = battle.side(battle.side_of(stand))
+    near = {other for other in side.stands if other != stand and battle.near(stand, other)}
+    return (info.type, info.unit, info.rating, info.quality, info.suppressed, tuple(sorted(near)))
+
+
+def grouping_signature(battle: Battle, combats: Iterable[Iterable[str]]) -> tuple[Any, ...]:
+    """Groupings with equal signatures differ only by interchangeable stands."""
+    return tuple(sorted(tuple(sorted(stand_signature(battle, s) for s in c)) for c in combats))
+
+
+def order_identical_attackers(rules: RulesModel) -> None:
+    """In a CP-SAT model: interchangeable attackers take combats in a fixed order."""
+    out = len(rules.slots)
+    index = {
+        a: sum(c * rules.y[a, c] for c in rules.slots)
+        + out * (1 - sum(rules.y[a, c] for c in rules.slots))
+        for a in rules.attackers
+    }
+    previous: dict[tuple[Any, ...], str] = {}
+    for a in rules.attackers:
+        key = stand_signature(rules.battle, a)
+        if key in previous:
+            rules.model.Add(index[previous[key]] <= index[a])
+        previous[key] = a

@@ -1,0 +1,59 @@
+"""Warnings about a battle that is legal but probably not what the player meant.
+
+>>> from allocator.games.crossfire.battle import battle_from_data
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": [
+...         {"id": "a1", "type": "rifle", "unit": "q"},
+...         {"id": "pc", "type": "pc", "unit": "q", "rating": 1}]},
+... })
+>>> print(battle_warnings(b)[0])  # doctest: +ELLIPSIS
+pc is within one stand width of no attacking squad, so he can join no combat (5a): add ...
+"""
+
+from __future__ import annotations
+
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules.capacity import check as capacity_check
+
+
+def stranded_leaders(battle: Battle) -> list[str]:
+    """Attacking leaders near no squad and no CC/BC: 5a keeps them out of every combat."""
+    attacker = battle.attacker
+    fighters = attacker.ids(Role.squad) + [
+        s for s in attacker.ids(Role.leader) if battle.is_commander(s)
+    ]
+    return [
+        leader
+        for leader in attacker.ids(Role.leader)
+        if not any(battle.near(leader, other) for other in fighters if other != leader)
+    ]
+
+
+def battle_warnings(battle: Battle) -> list[str]:
+    """Every warning about ``battle`` in plain words, each with its fix."""
+    found = []
+    squads = battle.attacker.ids(Role.squad)
+    for leader in stranded_leaders(battle):
+        fix = (
+            f"add `near: [{', '.join(squads[:3])}]` to him in the file, or place him beside a "
+            "squad on the board"
+        )
+        also = (
+            " He can still fight as a squad where the attacker has fewer squads than combats (4b)."
+            if battle.is_commander(leader)
+            else ""
+        )
+        found.append(
+            f"{leader} is within one stand width of no attacking squad, so he can join no combat "
+            f"(5a): {fix}.{also}"
+        )
+    return found
+
+
+def solve_warnings(battle: Battle) -> list[str]:
+    """The warnings of a solve: the building's rules it breaks (solved as given), then the rest."""
+    return [
+        f"{v.rule}: {v.message} Solved as given." for v in capacity_check(battle)
+    ] + battle_warnings(battle)

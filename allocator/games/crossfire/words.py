@@ -1,0 +1,95 @@
+"""The words about results: values, changes between two lines, why the best beats the runner-up.
+
+One home for these sentences: the readable output, the ``why`` of ``--json`` and the Explain
+walkthrough all take them from here.
+
+>>> from fractions import Fraction
+>>> describe_value("sweep", Fraction(13, 16))
+'a 81.3% chance that the attacker wins every combat'
+>>> describe_changes({"A": ["d1", "h1"], "B": ["d2"]}, {"A": ["d1"], "B": ["d2", "h1"]})
+'h1 in B instead of A'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from allocator.core.exact import fraction_text
+from allocator.core.text import percent, signed
+from allocator.games.crossfire.answers import CombatAnswer, RoundAnswer
+from allocator.games.crossfire.search.lines import Choices, Line
+
+NOT_PROVEN = "best found, not proven optimal (the time limit stopped the search)"
+
+
+def describe_value(objective: str, value: Fraction) -> str:
+    if objective == "sweep":
+        return f"a {percent(value)} chance that the attacker wins every combat"
+    if objective == "take":
+        return f"a {percent(value)} chance that the attacker takes the building"
+    return f"an expected exchange of {signed(value, 3)} stands in the attacker's favour"
+
+
+def gap(objective: str, delta: Fraction) -> str:
+    """A difference of two values, signed, in the objective's unit."""
+    if objective == "exchange":
+        return f"{signed(delta, 3)} stands"
+    sign = "+" if delta >= 0 else "-"
+    return f"{sign}{percent(abs(delta))}"
+
+
+def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) -> str:
+    where_best = {s: n for n, ids in best.items() for s in ids}
+    where_other = {s: n for n, ids in other.items() for s in ids}
+    moves = [
+        f"{s} in {where_other.get(s, 'no combat')} instead of {where_best.get(s, 'no combat')}"
+        for s in sorted(set(where_best) | set(where_other))
+        if where_best.get(s) != where_other.get(s)
+    ]
+    return "; ".join(moves[:4]) + ("; ..." if len(moves) > 4 else "") or "a symmetric split"
+
+
+def why(side: str, objective: str, line: Line, choices: Choices, proven: bool) -> str:
+    """One sentence on why this split is chosen, against the runner-up."""
+    value = describe_value(objective, line.value)
+    runner = choices.runner_up
+    if runner is None:
+        if not proven:
+            return f"Best found for the {side} ({NOT_PROVEN}): {value}."
+        if choices.alternatives:
+            return f"Best for the {side}: {value}; every other choice is as good or the same."
+        return f"This is the only distinct choice for the {side}: {value}."
+    part = "combats" if side == "defender" else "attack"
+    changes = describe_changes(getattr(line, part), getattr(runner, part))
+    other = describe_value(objective, runner.value)
+    lead = f"Best found for the {side} ({NOT_PROVEN})" if not proven else f"Best for the {side}"
+    return f"{lead}: {value}; the runner-up ({changes}) gives {other}."
+
+
+def parts_text(parts: list[tuple[str, int]]) -> str:
+    """What makes up a total: ``d1 squad +1, h1 weapon +1, h1 crew -2``."""
+    return ", ".join(f"{what} {value:+d}" for what, value in parts) or "nothing"
+
+
+def odds_text(p: Fraction) -> str:
+    """A probability as the page and the terminal show it: ``13/16 (81.3%)``."""
+    return f"{fraction_text(p)} ({percent(p)})"
+
+
+def combat_sentence(combat: CombatAnswer) -> str:
+    """One combat's totals, their parts and the odds, in a sentence."""
+    decided = f" - {combat.decided}" if combat.decided else ""
+    return (
+        f"Combat {combat.name}: the attacker's {combat.attacker_total} "
+        f"({parts_text(combat.attacker_parts)}) against the defender's {combat.defender_total} "
+        f"({parts_text(combat.defender_parts)}); the attacker wins with probability "
+        f"{odds_text(combat.p_attacker_wins_exact)}{decided}."
+    )
+
+
+def round_sentence(odds: RoundAnswer) -> str:
+    return (
+        f"The attacker wins every combat with probability {odds_text(odds.sweep.exact)}; the "
+        "loser of each combat loses all its stands there, and if both sides survive the "
+        "procedure runs again from step 1 (7b)."
+    )

@@ -1,0 +1,1 @@
+"""infinity resolver (see the modules of this package)."""

@@ -1,0 +1,1 @@
+"""matched_dice resolver (see the modules of this package)."""

@@ -1,0 +1,1 @@
+"""percentile resolver (see the modules of this package)."""

@@ -49,7 +49,7 @@ def excerpt(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 4] + "...'"
 
 
-class _Loader(_LOADER_BASE):  # type: ignore[misc, valid-type]
+class _Loader(_LOADER_BASE):  # type: ignore[misc]
     """The safe loader with duplicate keys refused and dates left as text."""
 
     yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {
@@ -140,7 +140,7 @@ def _check_yaml_events(text: str, source: str | None, limits: Limits) -> None:
                 raise fail(
                     "a YAML alias refers to the list or mapping that contains it", event.start_mark
                 )
-            add(sizes.get(event.anchor, 1))
+            add(sizes.get(event.anchor or "", 1))
         elif isinstance(event, yaml.CollectionStartEvent):
             tag = event.tag
             if tag is not None and not event.implicit and tag not in PLAIN_TAGS:

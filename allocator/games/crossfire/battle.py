@@ -153,8 +153,8 @@ class Battle:
     _side_of: dict[str, SideName] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._side_of = {i: "defender" for i in self.defender.stands} | {
-            i: "attacker" for i in self.attacker.stands
+        self._side_of = {i: self.defender.name for i in self.defender.stands} | {
+            i: self.attacker.name for i in self.attacker.stands
         }
 
     @property
@@ -216,14 +216,14 @@ class Battle:
             return True
         if leader.position is None or stand.position is None:
             return False
-        reach = self.ruleset.value("near_centres") * self.scenario.stand_width
+        reach: float = self.ruleset.value("near_centres") * self.scenario.stand_width
         return dist(leader.position, stand.position) <= reach
 
     def surprised(self) -> bool:
         """Whether the attacker is surprised in this round (round 1 only, unless the profile
         says surprise lasts)."""
-        first = self.scenario.round == 1 or self.ruleset.value("surprise_later_rounds")
-        return self.scenario.surprise and bool(first)
+        first = self.scenario.round == 1 or bool(self.ruleset.value("surprise_later_rounds"))
+        return self.scenario.surprise and first
 
     def with_allocation(self, allocation: Allocation | None) -> Battle:
         scenario = self.scenario.model_copy(update={"allocation": allocation})

@@ -35,7 +35,8 @@ def nearest_legal(
 ) -> Allocation | None:
     """The legal allocation that moves the fewest stands, up to ``depth`` of the procedure
     (by default as far as the allocation goes; deeper, it also completes it)."""
-    from allocator.games.crossfire.model import RulesModel, SlotNames, cp_model, new_solver
+    from allocator.core.cpsat import cp_model
+    from allocator.games.crossfire.model import RulesModel, SlotNames, new_solver
 
     budget = budget or Budget(NEAREST_TIME_LIMIT)
     depth = depth or allocation_depth(allocation)

@@ -115,7 +115,7 @@ class OddsTerms:
         stands = sum(max(1, sum(abs(v) for _, v in stand_value(ruleset, b, s))) for s in members)
         leaders = sum(1 for s in members if b.role(s) == Role.leader)
         modifiers = abs(ruleset.value("commander_as_squad")) + abs(ruleset.value("surprise"))
-        return stands + 3 * leaders + modifiers + 1
+        return int(stands + 3 * leaders + modifiers + 1)
 
     def _combat(self, c: int) -> None:
         m, rules = self.model, self.rules
@@ -213,7 +213,7 @@ class OddsTerms:
         if self.objective == "sweep":
             self._exclude_levels(self.level_counts(solver))
             return
-        differs = []
+        differs: list[Any] = []
         for c in self.rules.slots:
             for part in self.keys[c]:
                 value = solver.Value(part)
@@ -226,7 +226,7 @@ class OddsTerms:
     def _exclude_levels(self, counts: tuple[int, ...]) -> None:
         """Forbid every solution whose multiset of combat odds equals ``counts``."""
         m = self.model
-        differs = []
+        differs: list[Any] = []
         for level, wanted in enumerate(counts):
             hits = []
             for c in self.rules.slots:

@@ -129,26 +129,26 @@ class RulesModel:
 
     # --- helpers for the families ---------------------------------------------------------
 
-    def bool(self, name: str) -> Literal:
+    def new_bool(self, name: str) -> Literal:
         return self.model.NewBoolVar(name)
 
     def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:
         if not literals:
             return self.model.NewConstant(0)
-        flag = self.bool(name)
+        flag = self.new_bool(name)
         self.model.AddBoolOr(literals).OnlyEnforceIf(flag)
         for lit in literals:
             self.model.AddImplication(lit, flag)
         return flag
 
     def reify_and(self, literals: Sequence[Literal], name: str) -> Literal:
-        flag = self.bool(name)
+        flag = self.new_bool(name)
         self.model.AddBoolAnd(literals).OnlyEnforceIf(flag)
         self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(flag.Not())
         return flag
 
     def reify_at_least(self, expr: Literal, bound: int, name: str) -> Literal:
-        flag = self.bool(name)
+        flag = self.new_bool(name)
         self.model.Add(expr >= bound).OnlyEnforceIf(flag)
         self.model.Add(expr < bound).OnlyEnforceIf(flag.Not())
         return flag

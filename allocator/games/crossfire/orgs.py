@@ -48,7 +48,7 @@ class OrgGraph:
         return unit_id in self.graph
 
     def kind(self, unit_id: str) -> UnitKind:
-        return self.graph.nodes[unit_id]["kind"]
+        return UnitKind(self.graph.nodes[unit_id]["kind"])
 
     def parent(self, unit_id: str) -> str | None:
         return next(iter(self.graph.predecessors(unit_id)), None)

@@ -43,9 +43,9 @@ def solve_answer(
     outcome = solve(battle, side, objective, time_limit or DEFAULT_TIME_LIMIT)
     runner = outcome.choices.runner_up
     return SolveAnswer(
-        status=outcome.status,  # type: ignore[arg-type]
-        side=outcome.side,  # type: ignore[arg-type]
-        objective=outcome.objective,  # type: ignore[arg-type]
+        status=outcome.status,
+        side=outcome.side,
+        objective=outcome.objective,
         value=float(outcome.line.value),
         value_exact=outcome.line.value,
         allocation=outcome.line.allocation(),

@@ -188,7 +188,7 @@ def trials(
     return TrialsAnswer(
         trials=count,
         seed=seed,
-        objective=objective,  # type: ignore[arg-type]
+        objective=objective,
         combats=[
             TrialCombat(
                 name=c.name,

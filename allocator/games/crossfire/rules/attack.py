@@ -244,7 +244,9 @@ def _check_leaders(battle: Battle, view: AttackView) -> Iterator[Violation]:
 def variables(model: RulesModel) -> None:
     """``y[a, c]``: attacking stand ``a`` assaults combat slot ``c``; who covers each slot."""
     b = model.battle
-    model.y = {(a, c): model.bool(f"y[{a},{c}]") for a in model.all_attackers for c in model.slots}
+    model.y = {
+        (a, c): model.new_bool(f"y[{a},{c}]") for a in model.all_attackers for c in model.slots
+    }
     squads = [a for a in model.attackers if b.role(a) == Role.squad]
     model.covered = {
         c: model.reify_or([model.y[a, c] for a in squads], f"cov{c}") for c in model.slots
@@ -257,7 +259,7 @@ def variables(model: RulesModel) -> None:
     model.acting = {}
     for c in model.slots:
         for k in commanders:  # who fights as the squad of a combat without squads (4b)
-            act = model.bool(f"act[{k},{c}]")
+            act = model.new_bool(f"act[{k},{c}]")
             model.model.AddImplication(act, model.y[k, c])
             model.model.AddImplication(act, model.covered[c].Not())
             model.model.AddImplication(act, model.fewer)

@@ -242,7 +242,7 @@ def _anyone_to_join(battle: Battle) -> bool:
 def variables(model: RulesModel) -> None:
     """``x[s, c]``: defending stand ``s`` is in combat slot ``c``; who each slot holds."""
     slots, defenders = model.slots, model.defenders
-    model.x = {(s, c): model.bool(f"x[{s},{c}]") for s in defenders for c in slots}
+    model.x = {(s, c): model.new_bool(f"x[{s},{c}]") for s in defenders for c in slots}
     model.used = {c: model.reify_or([model.x[s, c] for s in defenders], f"used{c}") for c in slots}
     squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
     model.has_squad = {
@@ -259,7 +259,7 @@ def variables(model: RulesModel) -> None:
             [has_commander, model.has_squad[c].Not()], f"hK{c}"
         )
         for k in model.commanders:
-            model.head[k, c] = model.bool(f"head[{k},{c}]")
+            model.head[k, c] = model.new_bool(f"head[{k},{c}]")
             model.model.AddImplication(model.head[k, c], model.x[k, c])
         model.model.Add(sum(model.head[k, c] for k in model.commanders) == model.commander_head[c])
 

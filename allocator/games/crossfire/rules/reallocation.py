@@ -160,7 +160,7 @@ def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
 
 def variables(model: RulesModel) -> None:
     """``z[s, c]``: a stand of an unopposed combat moves into slot ``c``; who ends where."""
-    model.z = {(s, c): model.bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
+    model.z = {(s, c): model.new_bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
     model.stay, model.leave, model.moves = {}, {}, {}
     for s in model.defenders:
         for c in model.slots:
@@ -252,8 +252,8 @@ def _weapon_limit(model: RulesModel) -> None:
         )
         given = sum(plus for plus, _ in items)
         moving_weapons = sum(minus for _, minus in items)
-    enough = model.bool("6b_enough")
-    room = model.bool("6b_room")
+    enough = model.new_bool("6b_enough")
+    room = model.new_bool("6b_room")
     m.Add(sum(deficit) <= givers).OnlyEnforceIf(enough)
     m.Add(sum(deficit) > givers).OnlyEnforceIf(enough.Not())
     m.Add(moving_weapons + sum(deficit) <= sum(spare) + given).OnlyEnforceIf(room)

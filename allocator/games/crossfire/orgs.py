@@ -26,6 +26,7 @@ import networkx as nx
 
 from allocator.games.crossfire.schema import Unit, UnitKind
 
+
 class OrgGraph:
     """A forest of units as a networkx DiGraph (edges point from a unit to its sub-units)."""
 

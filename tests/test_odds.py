@@ -1,4 +1,4 @@
-"""Exact combat odds (docs/rules.md (the combat model)) against the table, brute force and hand-worked examples."""
+"""Exact combat odds (the combat model of docs/rules.md) against the table and brute force."""
 
 from __future__ import annotations
 

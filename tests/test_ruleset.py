@@ -54,7 +54,7 @@ def test_every_value_says_whether_it_is_verified_and_where_it_comes_from() -> No
 
 
 def test_the_numeric_model_is_unverified() -> None:
-    """docs/rules.md (the combat model): no stored copy of the rulebook could be read, every number is a default."""
+    """The combat model of docs/rules.md: every number is an unverified default."""
     ruleset = load_ruleset("crossfire")
     for key in ("dice_mode", "ties", "squad", "weapon", "crew", "smg", "suppressed"):
         assert ruleset.values[key].verified is False, key

@@ -9,8 +9,8 @@ rule id of :data:`allocator.games.crossfire.rules.RULES`.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 import re
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any

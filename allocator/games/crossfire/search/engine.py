@@ -436,7 +436,7 @@ class Engine:
 def _columns(attacks: AttackSet, a: int, columns: list[int]) -> AttackSet:
     """One attack's opposed combats, as an attack set of one row."""
     rows = np.array([a])
-    pick = np.ix_(rows, columns)
+    pick = np.ix_(rows, np.array(columns, dtype=np.int64))
     return AttackSet(
         attacks.counts[rows][:, columns],
         attacks.offsets[pick],

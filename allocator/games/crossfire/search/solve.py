@@ -103,7 +103,7 @@ def enumeration_fits(battle: Battle, given: Combats | None) -> bool:
         key = (battle.stand(s).type, battle.stand(s).unit, battle.stand(s).quality)
         squads[key] = squads.get(key, 0) + 1
     leaders = len(attacker.ids(Role.leader))
-    lines = sum(
+    lines: int = sum(
         prod(comb(n + k - 1, k - 1) for n in squads.values()) * (k + 1) ** leaders for k in sizes
     )
     return lines <= ENUMERATION_LINES

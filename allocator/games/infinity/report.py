@@ -49,8 +49,10 @@ def infinity_report(details: InfinityDetails) -> list[RenderableType]:
     for wounds in details.wounds:
         expected = f"{float(wounds.expected.exact):.2f}"
         table = Table(
-            title=f"Wounds on the {wounds.target} trooper (on average {expected})",
+            title=f"Wounds on the {wounds.target} trooper",
             title_justify="left",
+            caption=f"{expected} wounds on average",
+            caption_justify="left",
         )
         for column in ("wounds", "exactly", "at least"):
             table.add_column(column, justify="right")

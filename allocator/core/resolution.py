@@ -35,7 +35,7 @@ from typing import Annotated, Any, Literal, Protocol, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from allocator.core.errors import InputError
-from allocator.core.exact import Exact
+from allocator.core.exact import Exact, ExactValue
 from allocator.core.library import shipped
 from allocator.core.reader import excerpt, read_file
 from allocator.core.validation import validate
@@ -107,19 +107,6 @@ Probability = Annotated[
     WithJsonSchema(_PROBABILITY_SCHEMA),
 ]
 """An input probability: an :data:`~allocator.core.exact.Exact` number checked within [0, 1]."""
-
-
-class ExactValue(BaseModel):
-    """An exact number (a probability, an expectation) as ``"p/q"`` and as a float."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    value: float
-    exact: Exact
-
-    @classmethod
-    def of(cls, number: Fraction) -> ExactValue:
-        return cls(value=float(number), exact=number)
 
 
 # --- the details of each system ---------------------------------------------------------------

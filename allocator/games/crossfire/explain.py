@@ -154,7 +154,7 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
     return ExplainAnswer(
         title=battle.title,
         mode="optimal",
-        objective=objective,  # type: ignore[arg-type]
+        objective=objective,
         steps=steps,
         warnings=defender.warnings,
         fight=fight,

@@ -33,7 +33,7 @@ def assert_legal(battle: Any, result: Any) -> None:
 def search(name: str) -> AbstractContextManager[Any]:
     """The search `solve` uses: as it chooses, or CP-SAT forced."""
     if name == "cp-sat":
-        return mock.patch.object(solve_module, "ENUMERATION_LINES", -1)
+        return mock.patch.object(solve_module, "ENUMERATION", False)
     return nullcontext()
 
 

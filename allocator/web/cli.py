@@ -9,11 +9,9 @@ and their absence is one clear message with exit code 2, as are a busy port and 
 
 from __future__ import annotations
 
-import errno
 import socket
 from importlib.util import find_spec
 from ipaddress import ip_address
-from math import ceil
 from typing import Annotated, Any
 
 import typer
@@ -35,8 +33,6 @@ OPTIONS = {
     "workers": "--workers",
     "queue": "--queue",
 }
-#: Largest request head (request line and headers) a client may send, in bytes.
-MAX_HEAD_BYTES = 16 * 1024
 
 
 def is_loopback(host: str) -> bool:
@@ -55,59 +51,6 @@ def web_settings(**given: Any) -> WebSettings:
     except InputError as error:
         field = (error.place or "").split("[")[0].split(".")[0]
         raise InputError(error.problem, place=OPTIONS.get(field, error.place)) from None
-
-
-def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port``, or one InputError saying why it cannot be."""
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
-    except (OSError, UnicodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise InputError(f"cannot listen on {host!r}: {reason}", place="--host") from None
-    listener = socket.socket(family, kind, proto)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind(address)
-    except OSError as exc:
-        listener.close()
-        if exc.errno == errno.EADDRINUSE:
-            other = port + 1 if port < 65535 else 8001
-            raise InputError(
-                f"port {port} is already in use (by another program, or another cfalloc "
-                f"serve): choose another with --port, e.g. --port {other}",
-                place="--port",
-            ) from None
-        if exc.errno == errno.EACCES:
-            raise InputError(
-                f"port {port} needs administrator rights: choose one above 1023 with --port",
-                place="--port",
-            ) from None
-        raise InputError(
-            f"cannot listen on {host!r}, port {port}: {exc.strerror or exc}", place="--host"
-        ) from None
-    return listener
-
-
-def url(host: str, port: int) -> str:
-    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
-
-
-def server_options(settings: WebSettings) -> dict[str, Any]:
-    """uvicorn's settings: slow and idle clients time out, and connections are bounded."""
-    return {
-        "http": "h11",
-        "lifespan": "on",
-        "timeout_keep_alive": settings.keep_alive,
-        "limit_concurrency": settings.max_connections,
-        "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
-        # On Ctrl+C or SIGTERM, answers under way may finish within their time limit.
-        "timeout_graceful_shutdown": ceil(settings.solve_time_limit) + 1,
-        "proxy_headers": False,
-        "server_header": False,
-        "log_level": "warning",
-    }
 
 
 def serve(
@@ -152,11 +95,13 @@ def serve(
             workers=workers,
             queue=queue,
         )
-        listener = listen(settings.host, settings.port)
         import uvicorn
 
         from allocator.web.app import create_app
         from allocator.web.guards import binds_every_address, machine_addresses
+        from allocator.web.server import listen, server_options, url
+
+        listener = listen(settings.host, settings.port)
 
         bound = listener.getsockname()[1]
         settings = settings.model_copy(update={"port": bound})

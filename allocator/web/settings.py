@@ -88,6 +88,12 @@ class WebSettings(BaseModel):
         le=1000,
         description="Answers waiting for a worker; beyond them a request gets 429 (busy).",
     )
+    head_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description="Seconds a client may take to send a request's head (line and headers).",
+    )
     body_timeout: float = Field(
         default=10.0, gt=0, le=3600, description="Seconds a client may take to send its body."
     )

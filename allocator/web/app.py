@@ -42,7 +42,7 @@ from allocator.games.crossfire.answers import (
 )
 from allocator.games.crossfire.battle import COMMANDERS, ROLES, Battle, Role, battle_from_data
 from allocator.games.crossfire.schema import Building, Expect, Scenario, Stand
-from allocator.web.errors import ERROR_ANSWERS, ErrorAnswer, NotFound, install_error_handlers
+from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
 from allocator.web.guards import (
     BodySizeLimit,
     CrossSiteGuard,
@@ -177,7 +177,7 @@ def forces_answer(battle: Battle) -> ForcesAnswer:
     )
 
 
-api = APIRouter(prefix="/api", route_class=ApiRoute, responses=ERROR_ANSWERS)
+api = APIRouter(prefix="/api", route_class=ApiRoute)
 
 
 async def answered(
@@ -193,14 +193,14 @@ async def answered(
     return await work.pool.run(job)
 
 
-@api.post("/check", tags=["rules"], response_model=CheckAnswer)
+@api.post("/check", responses=JSON_REFUSALS, tags=["rules"], response_model=CheckAnswer)
 async def check(scenario: ScenarioBody, work: Work) -> Any:
     """Check the scenario's allocation (any leading part of it): `cfalloc check --json`."""
     seconds = work.settings.solve_time_limit
     return await answered(work, scenario, lambda battle: service.check_answer(battle, seconds))
 
 
-@api.post("/explain", tags=["rules"], response_model=ExplainAnswer)
+@api.post("/explain", responses=JSON_REFUSALS, tags=["rules"], response_model=ExplainAnswer)
 async def explain(scenario: ScenarioBody, work: Work) -> Any:
     """Narrate the procedure step by step: `cfalloc explain --json`."""
     seconds = work.settings.solve_time_limit
@@ -209,7 +209,7 @@ async def explain(scenario: ScenarioBody, work: Work) -> Any:
     )
 
 
-@api.post("/solve", tags=["odds"], response_model=SolveAnswer)
+@api.post("/solve", responses=JSON_REFUSALS, tags=["odds"], response_model=SolveAnswer)
 async def solve(request: SolveRequest, work: Work) -> Any:
     """The best line of play for one side: `cfalloc solve --side S --objective O --json`."""
     seconds = work.settings.solve_time_limit
@@ -220,7 +220,7 @@ async def solve(request: SolveRequest, work: Work) -> Any:
     )
 
 
-@api.post("/simulate", tags=["odds"], response_model=SimulateAnswer)
+@api.post("/simulate", responses=JSON_REFUSALS, tags=["odds"], response_model=SimulateAnswer)
 async def simulate(request: SimulateRequest, work: Work) -> Any:
     """Roll the dice for a complete allocation: `cfalloc simulate --seed N --json`."""
     seconds = work.settings.solve_time_limit
@@ -231,7 +231,7 @@ async def simulate(request: SimulateRequest, work: Work) -> Any:
     )
 
 
-@api.post("/forces", tags=["scenarios"], response_model=ForcesAnswer)
+@api.post("/forces", responses=JSON_REFUSALS, tags=["scenarios"], response_model=ForcesAnswer)
 async def forces(scenario: ScenarioBody, work: Work) -> Any:
     """The building and both sides' stands (organisations expanded): what the page draws."""
 
@@ -245,6 +245,7 @@ async def forces(scenario: ScenarioBody, work: Work) -> Any:
 @api.post(
     "/parse",
     tags=["scenarios"],
+    responses=refusals(400, 403, 408, 413, 422, 429),
     response_model=Scenario,
     openapi_extra={
         "requestBody": {
@@ -278,7 +279,12 @@ async def parse(request: Request, work: Work) -> Any:
 # page can open a scenario while the pool is busy.
 
 
-@api.get("/scenarios", tags=["scenarios"], response_model=list[ScenarioEntry])
+@api.get(
+    "/scenarios",
+    tags=["scenarios"],
+    response_model=list[ScenarioEntry],
+    responses=refusals(400),
+)
 def scenarios() -> Any:
     """The shipped scenarios: name, title and what each is meant to show."""
     return JSONResponse(scenario_listing())
@@ -288,7 +294,7 @@ def scenarios() -> Any:
     "/scenarios/{name}",
     tags=["scenarios"],
     response_model=Scenario,
-    responses={404: {"model": ErrorAnswer, "description": "No shipped scenario of that name."}},
+    responses=refusals(400, 404, 422),
 )
 def scenario(name: str) -> Any:
     """One shipped scenario's data, as JSON, exactly as in its file."""

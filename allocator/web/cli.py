@@ -102,7 +102,6 @@ def serve(
         from allocator.web.server import listen, server_options, url
 
         listener = listen(settings.host, settings.port)
-
         bound = listener.getsockname()[1]
         settings = settings.model_copy(update={"port": bound})
         if not is_loopback(settings.host):
@@ -116,9 +115,10 @@ def serve(
             where = f"{elsewhere} from another machine, {url('127.0.0.1', bound)} on this one"
         else:
             where = url(settings.host, bound)
-        out.print(f"cfalloc: open {safe(where)} (Ctrl+C stops)")
+        out.print(f"cfalloc: open {safe(where)} (Ctrl+C stops)", soft_wrap=True)
         config = uvicorn.Config(create_app(settings), **server_options(settings))
-        uvicorn.Server(config).run(sockets=[listener])
+        with listener:
+            uvicorn.Server(config).run(sockets=[listener])
         return OK
 
     guarded(body)

@@ -71,8 +71,12 @@ class ErrorAnswer(BaseModel):
     )
 
 
-ERROR_ANSWERS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorAnswer, "description": "The body is not a readable JSON document."},
+ERROR_ANSWERS: dict[int, dict[str, Any]] = {
+    400: {
+        "model": ErrorAnswer,
+        "description": "The body is not a readable document, or the Host header names another "
+        "server.",
+    },
     403: {"model": ErrorAnswer, "description": "A request from another web site."},
     408: {"model": ErrorAnswer, "description": "The body came too slowly."},
     413: {"model": ErrorAnswer, "description": "The request or the scenario is over a limit."},
@@ -83,7 +87,17 @@ ERROR_ANSWERS: dict[int | str, dict[str, Any]] = {
         "within the time limit.",
     },
     429: {"model": ErrorAnswer, "description": "Busy: try again after `Retry-After` seconds."},
+    404: {"model": ErrorAnswer, "description": "No shipped scenario of that name."},
 }
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of an endpoint."""
+    return {status: ERROR_ANSWERS[status] for status in statuses}
+
+
+#: What an endpoint that takes a JSON body may refuse.
+JSON_REFUSALS = refusals(400, 403, 408, 413, 415, 422, 429)
 
 
 class Refusal(HTTPException):

@@ -88,6 +88,30 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         assert f"/api/{path}" in paths
 
 
+def test_every_json_answer_is_documented_with_its_fields(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+
+    def resolve(schema: dict[str, Any]) -> dict[str, Any]:
+        if "$ref" in schema:
+            return resolve(schemas[schema["$ref"].removeprefix("#/components/schemas/")])
+        if schema.get("type") == "array":
+            return resolve(schema["items"])
+        return schema
+
+    operations = [(p, m, op) for p, methods in spec["paths"].items() for m, op in methods.items()]
+    assert len(operations) == 8
+    for path, method, operation in operations:
+        answers = operation["responses"]
+        answer = resolve(answers["200"]["content"]["application/json"]["schema"])
+        assert answer.get("properties"), (method, path)
+        refusals = [status for status in answers if status.startswith("4")]
+        assert refusals, (method, path)
+        for status in refusals:
+            error = resolve(answers[status]["content"]["application/json"]["schema"])
+            assert set(error["properties"]) == {"error", "detail"}, (method, path, status)
+
+
 def test_scenario_list_names_every_shipped_file(client: TestClient) -> None:
     listing = client.get("/api/scenarios").json()
     assert [item["name"] for item in listing] == [p.stem for p in SCENARIOS]

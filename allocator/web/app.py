@@ -184,7 +184,7 @@ async def answered(
     work: Served, scenario: dict[str, Any], compute: Callable[[Battle], Answer]
 ) -> Any:
     """The answer for ``scenario``, computed in the pool: the battle first (refused at once when
-    over a limit), then ``compute``, all within the server's time limit."""
+    over a size limit), then ``compute``, which is given the server's time limit."""
 
     def job() -> JSONResponse:
         battle = battle_from_data(scenario, limits=work.settings.limits)

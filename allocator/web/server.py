@@ -14,9 +14,15 @@ from __future__ import annotations
 import asyncio
 import errno
 import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from math import ceil
 from typing import Any, ClassVar
 
+import uvicorn
+from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from allocator.core.errors import InputError
@@ -98,6 +104,30 @@ def listen(host: str, port: int) -> socket.socket:
             f"cannot listen on {host!r}, port {port}: {exc.strerror or exc}", place="--host"
         ) from None
     return listener
+
+
+@contextmanager
+def background(settings: WebSettings, patience: float = 60.0) -> Iterator[tuple[str, FastAPI]]:
+    """The app served as ``cfalloc serve`` serves it, on a free loopback port, in a thread of
+    this process (for tests and benchmarks): its address and the app."""
+    from allocator.web.app import create_app
+
+    listener = listen("127.0.0.1", 0)
+    app = create_app(settings.model_copy(update={"port": listener.getsockname()[1]}))
+    server = uvicorn.Server(uvicorn.Config(app, **server_options(settings)))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + patience
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the web server did not start within {patience:g} s")
+        time.sleep(0.01)
+    try:
+        yield url("127.0.0.1", listener.getsockname()[1]).rstrip("/"), app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=patience)
+        listener.close()
 
 
 def url(host: str, port: int) -> str:

@@ -10,9 +10,8 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +20,14 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
 
 import httpx
-import uvicorn
 from fastapi import FastAPI
 
 from allocator.core.library import folder
 from allocator.core.reader import read_file
 from allocator.games.crossfire import service
 from allocator.games.crossfire.battle import battle_from_data
-from allocator.web.app import create_app
 from allocator.web.errors import Refusal
-from allocator.web.server import listen, server_options
+from allocator.web.server import background
 from allocator.web.settings import WebSettings
 from allocator.web.work import WorkPool
 
@@ -47,23 +44,6 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"{what} did not happen within {PATIENCE:g} s")
         time.sleep(0.01)
-
-
-@contextmanager
-def serving(settings: WebSettings) -> Iterator[tuple[str, FastAPI]]:
-    """The app on a free loopback port, served by uvicorn as ``cfalloc serve`` sets it up."""
-    listener = listen("127.0.0.1", 0)
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, **server_options(settings)))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started or not thread.is_alive(), "the server's start")
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=PATIENCE)
-        listener.close()
 
 
 def pool_of(app: FastAPI) -> WorkPool:
@@ -145,7 +125,7 @@ def test_while_heavy_solves_fill_the_pool_the_page_answers_and_more_work_gets_42
 
     monkeypatch.setattr(service, "solve_answer", held_solve)
     settings = WebSettings(workers=1, queue=2, solve_time_limit=5)
-    with serving(settings) as (url, app), ThreadPoolExecutor(3) as clients:
+    with background(settings) as (url, app), ThreadPoolExecutor(3) as clients:
         pool = pool_of(app)
         body = {"scenario": SEED, "side": "defender"}
         solves = [
@@ -183,7 +163,7 @@ def test_while_heavy_solves_fill_the_pool_the_page_answers_and_more_work_gets_42
 
 def test_real_heavy_requests_in_parallel_leave_the_page_answering() -> None:
     settings = WebSettings(workers=1, queue=1)
-    with serving(settings) as (url, app), ThreadPoolExecutor(6) as clients:
+    with background(settings) as (url, app), ThreadPoolExecutor(6) as clients:
         pool = pool_of(app)
         heavy = [
             clients.submit(httpx.post, f"{url}/api/explain", json=COMPANY, timeout=PATIENCE)
@@ -230,7 +210,7 @@ QUICK = WebSettings(head_timeout=0.5, body_timeout=0.5, keep_alive=1)
 
 
 def test_a_body_that_never_arrives_gets_408_and_the_connection_closed() -> None:
-    with serving(QUICK) as (url, app):
+    with background(QUICK) as (url, app):
         answer = exchange(url, [HEAD + b"Content-Length: 100\r\n\r\n" + b'{"defender": '])
         assert answer.startswith(b"HTTP/1.1 408")
         assert b'"place":"body"' in answer
@@ -243,12 +223,12 @@ def test_a_body_that_never_arrives_gets_408_and_the_connection_closed() -> None:
     ids=["nothing", "request-line", "no-blank-line"],
 )
 def test_a_request_head_that_never_ends_is_closed(chunks: list[bytes]) -> None:
-    with serving(QUICK) as (url, _):
+    with background(QUICK) as (url, _):
         assert exchange(url, chunks) == b""
 
 
 def test_a_head_sent_a_line_at_a_time_is_closed_however_steady_the_lines() -> None:
-    with serving(QUICK) as (url, _):
+    with background(QUICK) as (url, _):
         host, port = url.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port)), timeout=PATIENCE) as connection:
             connection.sendall(b"GET / HTTP/1.1\r\n")
@@ -264,13 +244,13 @@ def test_a_head_sent_a_line_at_a_time_is_closed_however_steady_the_lines() -> No
 
 
 def test_a_kept_alive_connection_serves_several_requests() -> None:
-    with serving(QUICK) as (url, _):
+    with background(QUICK) as (url, _):
         get = b"GET /static/style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         answer = exchange(url, [get + b"\r\n", get + b"Connection: close\r\n\r\n"])
         assert answer.count(b"HTTP/1.1 200 OK") == 2
 
 
 def test_a_head_over_the_size_limit_is_refused() -> None:
-    with serving(QUICK) as (url, _):
+    with background(QUICK) as (url, _):
         answer = exchange(url, [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"x" * 20_000])
         assert answer.startswith(b"HTTP/1.1 400")  # uvicorn's own answer, before the app

@@ -20,6 +20,7 @@ import allocator.web.app
 import allocator.web.cli
 import allocator.web.errors
 import allocator.web.guards
+import allocator.web.server
 import allocator.web.settings
 import allocator.web.work
 from allocator.cli.app import app as cli_app
@@ -394,6 +395,7 @@ def test_settings_write_allowed_names_as_host_headers_do() -> None:
         allocator.web.cli,
         allocator.web.errors,
         allocator.web.guards,
+        allocator.web.server,
         allocator.web.settings,
         allocator.web.work,
     ],

@@ -27,6 +27,7 @@ def modules() -> list[str]:
         name
         for name in found
         if not any(name == skip or name.startswith(skip + ".") for skip in EXCLUDED)
+        and not name.endswith("__main__")
     )
 
 

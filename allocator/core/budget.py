@@ -27,6 +27,12 @@ class Budget:
         #: Whether some stage stopped early: the answer is then the best found, not proven.
         self.cut_short = False
 
+    def share(self, fraction: float) -> Budget:
+        """A budget ending when ``fraction`` of what is left of this one has passed."""
+        part = Budget(None if self.deadline is None else self.remaining() * fraction)
+        part.seconds = self.seconds
+        return part
+
     def remaining(self, floor: float = 0.0) -> float:
         """Seconds left (a large number without a limit), at least ``floor``."""
         if self.deadline is None:

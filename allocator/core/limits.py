@@ -95,8 +95,9 @@ class Limits(BaseModel):
     ) -> LimitError:
         """The error for ``problem``, naming limit ``name``, its value and how to raise it."""
         value = getattr(self, name)
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
         return LimitError(
-            f"{problem}, over the limit of {value:g} (raise it with "
+            f"{problem}, over the limit of {shown} (raise it with "
             f"{ENVIRONMENT_PREFIX}{name.upper()})",
             limit=name,
             file=file,

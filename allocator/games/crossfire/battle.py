@@ -151,6 +151,7 @@ class Battle:
     ruleset: Ruleset
     file: str | None = None
     _side_of: dict[str, SideName] = field(default_factory=dict)
+    _troops: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._side_of = {i: self.defender.name for i in self.defender.stands} | {
@@ -200,6 +201,20 @@ class Battle:
         leader, stand = self.stand(leader_id), self.stand(stand_id)
         side = self.side(self.side_of(leader_id))
         return self.side_of(stand_id) == side.name and side.org.commands(leader.unit, stand.unit)
+
+    def troops(self, leader_id: str) -> list[str]:
+        """The squads and crew-served weapons of the leader's side here that are his troops."""
+        found = self._troops.get(leader_id)
+        if found is None:
+            side = self.side(self.side_of(leader_id))
+            found = [
+                s
+                for s in side.ids()
+                if ROLES[side.stands[s].type] in (Role.squad, Role.weapon)
+                and self.commands(leader_id, s)
+            ]
+            self._troops[leader_id] = found
+        return found
 
     def same_organisation(self, weapon_id: str, stand_id: str) -> bool:
         """Whether ``stand_id`` belongs to the organisational unit of the weapon (2a)."""

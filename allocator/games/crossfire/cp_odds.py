@@ -18,6 +18,7 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
+from allocator.core.budget import Budget
 from allocator.core.cpsat import cp_model
 from allocator.games.crossfire.battle import Role
 from allocator.games.crossfire.model import RulesModel
@@ -199,17 +200,22 @@ class OddsTerms:
             counts[self.level_of[solver.Value(self.state[c])]] += 1
         return tuple(counts)
 
-    def rival_possible(self, counts: tuple[int, ...], low: int, high: int, maximise: bool) -> bool:
+    def rival_possible(
+        self, counts: tuple[int, ...], low: int, high: int, maximise: bool, budget: Budget
+    ) -> bool:
         """Whether another multiset of combat odds could beat ``counts`` from within the window.
 
         Only for ``sweep``: the value is the product of the combats' odds, so a rival is a
         multiset of odds levels with a better exact product whose scaled logarithms sum to
         between ``low`` and ``high``. Usually there is none, and no rival is searched for.
+        When the budget runs out first, a rival cannot be ruled out.
         """
         log_of_level = {self.level_of[i]: log for i, log in enumerate(self.logs)}
         logs = [log_of_level[level] for level in range(len(self.levels))]
         found = prod((self.levels[level] ** n for level, n in enumerate(counts)), start=Fraction(1))
-        for combo in _combos_in_window(logs, sum(counts), low, high):
+        for tried, combo in enumerate(_combos_in_window(logs, sum(counts), low, high)):
+            if tried % 256 == 0 and budget.expired():
+                return True
             value = prod((self.levels[level] for level in combo), start=Fraction(1))
             if (value > found) if maximise else (value < found):
                 return True

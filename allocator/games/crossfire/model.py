@@ -107,6 +107,7 @@ class RulesModel:
     ):
         self.battle = battle
         self.depth = depth
+        self.budget = budget
         self.model = cp_model.CpModel()
         self.defenders = battle.defender.ids()
         self.all_attackers = battle.attacker.ids()
@@ -120,15 +121,18 @@ class RulesModel:
         chosen = set(map(id, families)) if families is not None else None
         for family in reached:
             family.variables(self)
-            if budget is not None:
-                budget.check()
+            self.tick()
         for family in reached:
             if chosen is None or id(family) in chosen:
                 family.constrain(self)
-            if budget is not None:
-                budget.check()
+            self.tick()
 
     # --- helpers for the families ---------------------------------------------------------
+
+    def tick(self) -> None:
+        """Keep building within the budget: the families call this in their long loops."""
+        if self.budget is not None:
+            self.budget.check("the rules model")
 
     def new_bool(self, name: str) -> Literal:
         return self.model.NewBoolVar(name)

@@ -295,22 +295,51 @@ def class_attacks(
 def squad_spreads(squads: Sequence[StandClass], counts: Counts, combats: int) -> Any:
     """Every legal way to send the squads (4a, 4e): a numpy array (ways, squad classes, combats).
 
-    The same rule as the ``4a`` part of :func:`class_attacks`, for many ways at once.
+    The same rule as the ``4a`` part of :func:`class_attacks`, built class by class so that a
+    way that can no longer cover every combat it must is not pursued.
     """
     import numpy as np
 
-    per_class = [
-        np.array(list(compositions(counts[c.index], combats)), dtype=np.int16) for c in squads
-    ]
-    if not per_class:
+    sizes = [counts[c.index] for c in squads]
+    total = sum(sizes)
+    spread_thin = total < combats  # then every combat gets at most one squad
+    found: list[list[Counts]] = []
+
+    def splits(n: int, load: list[int], later: int) -> Iterator[Counts]:
+        """Ways to spread one class's ``n`` squads on top of ``load`` that can still cover."""
+
+        def parts(k: int, rest: int, uncovered: int) -> Iterator[tuple[int, ...]]:
+            if k == combats:
+                if rest == 0:
+                    yield ()
+                return
+            empty_ahead = sum(1 for j in range(k + 1, combats) if not load[j])
+            for m in range(rest, -1, -1):
+                if spread_thin and load[k] + m > 1:
+                    continue
+                still = uncovered + (not load[k] and not m)
+                if not spread_thin and still + empty_ahead > rest - m + later:
+                    continue
+                for tail in parts(k + 1, rest - m, still):
+                    yield (m, *tail)
+
+        return parts(0, n, 0)
+
+    def place(index: int, load: list[int], chosen: list[Counts]) -> None:
+        if index == len(sizes):
+            if sum(1 for n in load if n) >= min(total, combats):
+                found.append(list(chosen))
+            return
+        later = sum(sizes[index + 1 :])
+        for split in splits(sizes[index], load, later):
+            chosen.append(split)
+            place(index + 1, [n + m for n, m in zip(load, split, strict=True)], chosen)
+            chosen.pop()
+
+    place(0, [0] * combats, [])
+    if not squads:
         return np.zeros((1, 0, combats), dtype=np.int16)
-    grids = np.meshgrid(*[np.arange(len(ways)) for ways in per_class], indexing="ij")
-    spread = np.stack(
-        [ways[grid.ravel()] for ways, grid in zip(per_class, grids, strict=True)], axis=1
-    )
-    covered = (spread.sum(axis=1) > 0).sum(axis=1)
-    n_squads = sum(counts[c.index] for c in squads)
-    return spread[covered >= min(n_squads, combats)]
+    return np.array(found, dtype=np.int16).reshape(len(found), len(squads), combats)
 
 
 def leader_places(
@@ -468,6 +497,7 @@ def variables(model: RulesModel) -> None:
     commanders = [a for a in model.attackers if b.is_commander(a)]
     model.acting = {}
     for c in model.slots:
+        model.tick()
         for k in commanders:  # who fights as the squad of a combat without squads (4b)
             act = model.new_bool(f"act[{k},{c}]")
             model.model.AddImplication(act, model.y[k, c])
@@ -518,6 +548,7 @@ def _leaders_join(
     """5a, 5b and 5c."""
     m, b = model.model, model.battle
     for leader in leaders:
+        model.tick()
         near_squads = [s for s in squads if b.near(leader, s)]
         near_commanders = [k for k in commanders if k != leader and b.near(leader, k)]
         own = [s for s in squads if b.commands(leader, s)]

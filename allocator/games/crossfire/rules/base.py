@@ -140,9 +140,4 @@ def by_role(battle: Battle, ids: Iterable[str]) -> dict[Role, list[str]]:
 
 def troops_in_building(battle: Battle, leader: str) -> list[str]:
     """The squads and crew-served weapons of the leader's side subordinate to ``leader``."""
-    side = battle.side(battle.side_of(leader))
-    return [
-        s
-        for s in side.ids()
-        if battle.role(s) in (Role.squad, Role.weapon) and battle.commands(leader, s)
-    ]
+    return battle.troops(leader)

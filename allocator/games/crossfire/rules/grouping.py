@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from allocator.core.budget import Budget
 from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
@@ -236,14 +237,16 @@ def _headed_violations(
     return found
 
 
-def legal_groupings(battle: Battle, most: int | None = None) -> Iterator[list[list[str]]]:
+def legal_groupings(
+    battle: Battle, most: int | None = None, budget: Budget | None = None
+) -> Iterator[list[list[str]]]:
     """Every legal grouping of the defender's stands (steps 1-3), each set partition once.
 
     Candidates are built stand by stand (squads, weapons, CCs and BCs, other leaders, FOs and
     snipers), each joining a combat already formed or opening one, skipping only what 1a, 3a,
     3b, 3c and 2b forbid outright; :func:`check_grouping` decides the rest. With ``most``,
     :class:`~allocator.games.crossfire.rules.base.TooManyLines` is raised once that many
-    candidates have been tried.
+    candidates have been tried, and a budget is kept (checked every few hundred candidates).
     """
     d = battle.defender
     order = (
@@ -297,6 +300,8 @@ def legal_groupings(battle: Battle, most: int | None = None) -> Iterator[list[li
     for tried, blocks in enumerate(extend(0, []), start=1):
         if most is not None and tried > most:
             raise TooManyLines(f"more than {most} groupings to try")
+        if budget is not None and tried % 256 == 0:
+            budget.check("the defender's groupings")
         if not any(True for _ in check_grouping(battle, blocks)):
             yield blocks
 
@@ -330,6 +335,7 @@ def variables(model: RulesModel) -> None:
     model.head, model.commander_head, model.has_commander = {}, {}, {}
     m = model.model
     for c in slots:  # who heads a combat without squads: a CC/BC, or its lone weapon
+        model.tick()
         has_commander = model.reify_or([model.x[k, c] for k in model.commanders], f"hasK{c}")
         headed = model.new_bool(f"hK{c}")
         m.AddImplication(headed, has_commander)
@@ -361,6 +367,7 @@ def _weapons_join(model: RulesModel) -> None:
     """2a: a weapon joins a squad, or a CC/BC head, of its organisational unit."""
     m, b = model.model, model.battle
     for w in model.of_role[Role.weapon]:
+        model.tick()
         own_squads = [s for s in model.of_role[Role.squad] if b.same_organisation(w, s)]
         own_commanders = [k for k in model.commanders if b.same_organisation(w, k)]
         for c in model.slots:
@@ -378,6 +385,7 @@ def _leaders_join(model: RulesModel) -> None:
     leaders = model.of_role[Role.leader]
     to_join = len(model.of_role[Role.noncombatant]) < len(model.defenders)
     for c in model.slots:
+        model.tick()
         troops = [model.has_squad[c], model.has_weapon[c]]
         n_leaders = sum(model.x[ld, c] for ld in leaders)
         m.Add(n_leaders <= 1).OnlyEnforceIf([t.Not() for t in troops])  # 3d

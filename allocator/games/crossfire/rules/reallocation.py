@@ -253,6 +253,7 @@ def variables(model: RulesModel) -> None:
     model.z = {(s, c): model.new_bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
     model.stay, model.leave, model.moves = {}, {}, {}
     for s in model.defenders:
+        model.tick()
         for c in model.slots:
             model.stay[s, c] = model.reify_and([model.x[s, c], model.opposed[c]], f"st[{s},{c}]")
             model.leave[s, c] = model.reify_and(
@@ -280,6 +281,7 @@ def constrain(model: RulesModel) -> None:
 def _move_whole_combats(model: RulesModel) -> None:
     """6a, under the reading that a reallocated combat moves as a whole."""
     for s in model.defenders:
+        model.tick()
         for t in model.defenders:
             if s == t:
                 continue

@@ -105,8 +105,8 @@ class Engine:
         everyone = self.battle.defender.ids() + self.battle.attacker.ids()
         later_battle = self.battle.next_round(everyone)
         self.space = Space(Classes.of(later_battle))
-        self.later = View(later_battle, self.space)
-        self.root = View(self.battle, self.space)
+        self.later = View(later_battle, self.space, self.budget)
+        self.root = View(self.battle, self.space, self.budget)
         most = len(self.battle.defender.stands) + len(self.battle.attacker.stands)
         self.odds = Odds(self.battle, most)
         self.dense = self.rounds is None and self.space.size <= DENSE_LIMIT

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from allocator.core.budget import Budget
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.odds import DIFF_LIMIT, side_total, win_probability
 from allocator.games.crossfire.rules import leaders as leader_rules
@@ -38,7 +39,7 @@ from allocator.games.crossfire.search.classes import Classes
 #: Up to this many states the fight's values live in a dense array, beyond in a dictionary.
 DENSE_LIMIT = 4_000_000
 #: The enumeration's bounds: beyond them a search must use CP-SAT (:class:`TooManyLines`).
-GROUPINGS_TRIED = 200_000
+GROUPINGS_TRIED = 20_000
 SPREADS = 2_000_000
 ATTACKS = 2_000_000
 
@@ -179,8 +180,9 @@ class AttackSet:
 class View:
     """One kind of round: its battle, classes, and the lines of play it allows, cached."""
 
-    def __init__(self, battle: Battle, space: Space):
+    def __init__(self, battle: Battle, space: Space, budget: Budget | None = None):
         self.battle = battle
+        self.budget = budget
         self.classes = Classes.of(battle)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
@@ -232,7 +234,7 @@ class View:
             alive = self.classes.members("defender", defender) + self.battle.attacker.ids()
             battle = self.battle.only(alive)
             seen: dict[tuple[Counts, ...], Grouping] = {}
-            for blocks in legal_groupings(battle, most=GROUPINGS_TRIED):
+            for blocks in legal_groupings(battle, most=GROUPINGS_TRIED, budget=self.budget):
                 comps = tuple(self.classes.counts("defender", block) for block in blocks)
                 seen.setdefault(tuple(sorted(comps)), self.grouping(blocks))
             found = list(seen.values())

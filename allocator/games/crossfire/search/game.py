@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from allocator.core.budget import Budget
+from allocator.core.errors import TimeLimitError
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules.base import Counts, TooManyLines, combat_names
 from allocator.games.crossfire.schema import Allocation
@@ -71,7 +72,7 @@ def solve_game(
     root = RootGame(engine, given)
     try:
         return root.solve(side)
-    except OutOfTime:
+    except (OutOfTime, TimeLimitError):
         return root.bounded(side)
 
 

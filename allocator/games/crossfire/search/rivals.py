@@ -39,7 +39,7 @@ def exact_optimum(
     scaled = round(solver.ObjectiveValue())
     low, high = (scaled - slack + 1, scaled) if maximise else (scaled, scaled + slack - 1)
     if terms.objective == "sweep" and not terms.rival_possible(
-        terms.level_counts(solver), low, high, maximise
+        terms.level_counts(solver), low, high, maximise, runner.budget
     ):
         return best
     model.Add(objective >= low)

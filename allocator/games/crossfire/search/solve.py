@@ -38,6 +38,9 @@ DEFAULT_TIME_LIMIT = 10.0
 OBJECTIVES = ("sweep", "exchange", "take")
 #: Whether to try the enumeration first (tests switch it off to hold CP-SAT to the oracle).
 ENUMERATION = True
+#: The share of the time limit the search may use: the rest is kept to find at least a legal
+#: line of play when the search found none in time.
+SEARCH_SHARE = 0.8
 
 
 @dataclass
@@ -106,14 +109,18 @@ def solve(
     budget = budget or Budget(time_limit)
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
-    if ENUMERATION:
-        try:
-            return _by_enumeration(battle, side, objective, rounds, budget, given, warnings)
-        except TooManyLines:
-            pass
-    if objective == "take":
-        return _take_beyond_reach(battle, side, rounds, budget, given, warnings)
-    return _by_cp_sat(battle, side, objective, budget, given, warnings)
+    search = budget.share(SEARCH_SHARE)
+    try:
+        if ENUMERATION:
+            try:
+                return _by_enumeration(battle, side, objective, rounds, search, given, warnings)
+            except TooManyLines:
+                pass
+        if objective == "take":
+            return _take_beyond_reach(battle, side, rounds, search, given, warnings)
+        return _by_cp_sat(battle, side, objective, search, given, warnings)
+    except TimeLimitError:
+        return _any_legal_line(battle, side, objective, rounds, budget, given, warnings)
 
 
 def _by_enumeration(
@@ -214,4 +221,45 @@ def _by_cp_sat(
     odds = round_odds(battle, best.combats, best.attack, best.reallocate)
     return SolveOutcome(
         side, objective, stages.runner.proven, best, odds, choices, stages.searched, warnings
+    )
+
+
+def _any_legal_line(
+    battle: Battle,
+    side: str,
+    objective: str,
+    rounds: int | None,
+    budget: Budget,
+    given: Combats | None,
+    warnings: list[str],
+) -> SolveOutcome:
+    """A legal line of play from the rules model alone, when the search found none in time."""
+    from allocator.games.crossfire.check import nearest_legal
+    from allocator.games.crossfire.search.lines import evaluate
+
+    allocation = nearest_legal(battle, Allocation(combats=given), depth=3, budget=budget)
+    if allocation is None:
+        raise TimeLimitError(budget.seconds or 0.0)
+    combats, attack = allocation.combats or {}, allocation.attack or {}
+    reallocate = allocation.reallocate or {}
+    one_round = "sweep" if objective == "take" else objective
+    line = Line(
+        combats, attack, reallocate, evaluate(battle, one_round, combats, attack, reallocate)
+    )
+    if objective == "take":
+        warnings.append(
+            "The whole fight was not searched in time: this is a legal line of play, and its "
+            "value is its chance of winning every combat of the first round."
+        )
+    return SolveOutcome(
+        side,
+        objective,
+        False,
+        line,
+        round_odds(battle, combats, attack, reallocate),
+        Choices(0, False, None),
+        0,
+        warnings,
+        bounds=(Fraction(0), Fraction(1)) if objective == "take" else None,
+        rounds=rounds,
     )

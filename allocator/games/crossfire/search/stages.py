@@ -22,7 +22,7 @@ from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.lines import Attack, Combats, Line, evaluate
 from allocator.games.crossfire.search.rivals import exact_optimum
 from allocator.games.crossfire.search.runner import Collector, Runner
-from allocator.games.crossfire.search.symmetry import grouping_signature, order_identical_attackers
+from allocator.games.crossfire.search.symmetry import order_identical_attackers, stand_signatures
 
 ENUMERATION_CAP = 100_000
 
@@ -73,8 +73,12 @@ class Stages:
         collector = Collector(read, cap=ENUMERATION_CAP)
         self.runner.run(m, collector, enumerate_all=True)
         seen: dict[tuple[Any, ...], Combats] = {}
-        for partition in collector.found:
-            key = grouping_signature(self.battle, partition)
+        signature = stand_signatures(self.battle)
+        for tried, partition in enumerate(collector.found):
+            if tried % 256 == 0 and self.runner.budget.expired():
+                self.runner.proven = False
+                break
+            key = tuple(sorted(tuple(sorted(signature[s] for s in c)) for c in partition))
             if key not in seen:
                 seen[key] = dict(
                     zip(combat_names(len(partition)), map(list, partition), strict=True)

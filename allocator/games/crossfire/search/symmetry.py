@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from allocator.games.crossfire.battle import Battle
@@ -32,9 +31,13 @@ def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
     return (info.type, info.unit, info.rating, info.quality, info.suppressed, tuple(sorted(near)))
 
 
-def grouping_signature(battle: Battle, combats: Iterable[Iterable[str]]) -> tuple[Any, ...]:
-    """Groupings with equal signatures differ only by interchangeable stands."""
-    return tuple(sorted(tuple(sorted(stand_signature(battle, s) for s in c)) for c in combats))
+def stand_signatures(battle: Battle) -> dict[str, tuple[Any, ...]]:
+    """Every stand's signature (groupings with equal signatures differ only by swaps)."""
+    return {
+        s: stand_signature(battle, s)
+        for side in (battle.defender, battle.attacker)
+        for s in side.stands
+    }
 
 
 def order_identical_attackers(rules: RulesModel) -> None:

@@ -40,6 +40,7 @@ from allocator.games.crossfire.answers import (
 )
 from allocator.games.crossfire.battle import COMMANDERS, ROLES, Battle, battle_from_data
 from allocator.games.crossfire.schema import Stand
+from allocator.web import builder
 from allocator.web.settings import WebSettings
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -234,6 +235,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return error_answer(413, InputError(exc.detail, place="body"))
 
     limits = settings.limits
+    app.include_router(builder.router)
 
     @app.post("/api/check", tags=["rules"], responses=ERROR_ANSWERS, response_model=CheckAnswer)
     def check(scenario: ScenarioBody) -> Any:

@@ -464,6 +464,11 @@ function renderAnswer(hint = null) {
   }
   if (!result) return;
   const near = answer?.board.near ?? {};
+  for (const [leader, ids] of Object.entries(near)) {
+    const token = document.querySelector(`[data-testid="builder-token-${leader}"]`);
+    token?.classList.toggle("is-near", ids.length > 0);
+    token?.classList.toggle("near-nobody", ids.length === 0);
+  }
   fill(result,
     Object.keys(near).length
       ? el("ul", {class: "near-result"}, Object.entries(near).map(([leader, ids]) =>

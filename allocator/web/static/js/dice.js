@@ -62,7 +62,7 @@ async function roll() {
         el("span", {"data-testid": "seed-used", text: `Seed ${answer.seed}`}),
         seed === "" ? ": fresh dice. " : ": the dice of this seed. ",
         el("button", {
-          type: "button", class: "quiet", "data-testid": "replay",
+          type: "button", "data-testid": "replay",
           onclick: () => { $("seed").value = String(answer.seed); },
         }, "Keep this seed to roll these dice again")),
       el("ul", {class: "roll-combats"}, round.combats.map(rolledCombat)),

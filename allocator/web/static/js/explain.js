@@ -21,7 +21,7 @@ function explainStep(step) {
     el("p", {class: `step-status ${step.status.replace(" ", "-")}`,
       "data-testid": "explain-status", text: STATUS_WORDS[step.status]}),
     step.rules.length
-      ? el("p", {class: "note"}, step.rules.length === 1 ? "Rule " : "Rules ",
+      ? el("p", {class: "note rules-line"}, step.rules.length === 1 ? "Rule " : "Rules ",
         step.rules.flatMap((id, i) => [i ? ", " : "", ruleLink(id)]))
       : null,
     step.text.map((line) => el("p", {}, withRuleLinks(line))),

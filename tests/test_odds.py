@@ -1,4 +1,4 @@
-"""Exact combat odds (RULES.md §2) against the table, brute force and hand-worked examples."""
+"""Exact combat odds (the combat model of docs/rules.md) against the table and brute force."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from allocator.games.crossfire.odds import (
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 
-#: RULES.md §2: P(the side ahead by d wins), one d6 each, ties re-rolled.
+#: docs/rules.md (the combat model): P(the side ahead by d wins), one d6 each, ties re-rolled.
 TABLE = {
     0: Fraction(1, 2),
     1: Fraction(21, 31),

@@ -229,7 +229,7 @@ def test_present_takes_only_the_listed_stands() -> None:
     assert battle.defender.org.organisational_unit(battle.stand("de-coy-hmg").unit) == "coy"
 
 
-# --- what RULES.md §1 "Typical organisations" says about each nation --------------------------
+# --- what docs/rules.md "Typical organisations" says about each nation --------------------------
 
 
 def _stands(name: str, **where: Any) -> list[str]:

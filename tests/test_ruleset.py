@@ -17,7 +17,7 @@ from allocator.games.crossfire.profile import load_ruleset
 
 PROFILE = folder("rulesets") / "crossfire.yaml"
 
-#: RULES.md §2's defaults, and the readings of §1's open points.
+#: docs/rules.md (the combat model)'s defaults, and the readings of §1's open points.
 DEFAULTS = {
     "dice_mode": "single",
     "ties": "reroll",
@@ -54,7 +54,7 @@ def test_every_value_says_whether_it_is_verified_and_where_it_comes_from() -> No
 
 
 def test_the_numeric_model_is_unverified() -> None:
-    """RULES.md §2: no stored copy of the rulebook could be read, every number is a default."""
+    """The combat model of docs/rules.md: every number is an unverified default."""
     ruleset = load_ruleset("crossfire")
     for key in ("dice_mode", "ties", "squad", "weapon", "crew", "smg", "suppressed"):
         assert ruleset.values[key].verified is False, key

@@ -196,3 +196,31 @@ def test_rules_model_agrees_with_expect(path: Path) -> None:
     assert accepted == (expect.legal or set(expect.rules) <= {"B1", "B2"}), (
         f"{path.name}: the rules model {'accepts' if accepted else 'rejects'} the allocation"
     )
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if read_data(p).get("expect", {}).get("totals")], ids=_id
+)
+def test_scenario_totals_are_what_it_claims(path: Path) -> None:
+    """Each combat's (attacker, defender) totals, as the odds of ``cfalloc check`` give them."""
+    _, report = report_of(path)
+    totals = {
+        c["name"]: (c["attacker_total"], c["defender_total"]) for c in report["odds"]["combats"]
+    }
+    assert totals == expected(path).totals
+
+
+def test_the_corrected_readings_have_their_scenarios() -> None:
+    """Commanders joining a lone weapon, company HQ weapons, attached units, commanders as
+    squads: each reading has a scenario that passes and one that fails or differs."""
+    names = {p.stem for p in SCENARIOS}
+    assert {
+        "rule-3b-pass-bc-joins-lone-hmg",
+        "rule-2a-fail-bc-with-lone-hmg-no-squad",
+        "rule-2a-pass-company-hq-weapon",
+        "rule-2a-fail-company-hq-weapon",
+        "rule-2a-pass-attached-at-top",
+        "rule-2a-fail-attached-to-a-company",
+        "edge-odds-two-commanders-count-as-two-squads",
+        "edge-odds-commanders-beside-a-squad",
+    } <= names

@@ -15,7 +15,7 @@ class Violation(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    rule: str = Field(description="The rule id, exactly as in RULES.md (B1, 1a ... 6c).")
+    rule: str = Field(description="The rule id, as in docs/rules.md (B1, 1a ... 6c).")
     step: int = Field(description="The step of the procedure (0 for building capacity).")
     message: str = Field(description="What is wrong and how to put it right.")
     stands: list[str] = Field(default_factory=list, description="The stands involved.")

@@ -84,7 +84,10 @@ class OddsTerms:
         )
         has_squad = rules.reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
         has_commander = rules.reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
-        as_squad = rules.reify_and([has_commander, has_squad.Not()], f"o_as{attacking}{c}")
+        as_squad = sum(  # each CC or BC counts as a squad where his side has none
+            rules.reify_and([members[k], has_squad.Not()], f"o_as{attacking}{k}{c}")
+            for k in commanders
+        )
         bonus = leader_rules.bonus_expression(
             rules,
             members,
@@ -112,10 +115,14 @@ class OddsTerms:
     def _span(self, members: dict[str, Any]) -> int:
         """A bound on the size of one side's total (its difference keeps within both spans)."""
         b, ruleset = self.battle, self.battle.ruleset
-        stands = sum(max(1, sum(abs(v) for _, v in stand_value(ruleset, b, s))) for s in members)
-        leaders = sum(1 for s in members if b.role(s) == Role.leader)
-        modifiers = abs(ruleset.value("commander_as_squad")) + abs(ruleset.value("surprise"))
-        return int(stands + 3 * leaders + modifiers + 1)
+        bound = abs(ruleset.value("surprise")) + 1
+        for s in members:
+            bound += sum(abs(v) for _, v in stand_value(ruleset, b, s))
+            if b.is_commander(s):
+                bound += abs(ruleset.value("commander_as_squad"))
+            if b.role(s) == Role.leader:
+                bound += 3
+        return int(bound)
 
     def _combat(self, c: int) -> None:
         m, rules = self.model, self.rules

@@ -84,6 +84,7 @@ class RulesModel:
     has_squad: dict[int, Literal]
     has_weapon: dict[int, Literal]
     head: dict[tuple[str, int], Literal]
+    has_commander: dict[int, Literal]
     commander_head: dict[int, Literal]
     y: dict[tuple[str, int], Literal]
     covered: dict[int, Literal]

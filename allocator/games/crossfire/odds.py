@@ -109,9 +109,10 @@ def side_total(battle: Battle, ids: Sequence[str], attacking: bool) -> SideTotal
     weapons = [s for s in ids if battle.role(s) == Role.weapon]
     commanders = [s for s in ids if battle.is_commander(s)]
     fighters = len(squads) + len(weapons)
-    if commanders and not squads:
-        parts.append((f"{commanders[0]} fights as a squad", ruleset.value("commander_as_squad")))
-        fighters += 1
+    if not squads:  # each CC or BC counts as a squad where his side has none
+        for commander in commanders:
+            parts.append((f"{commander} fights as a squad", ruleset.value("commander_as_squad")))
+        fighters += len(commanders)
     parts += leaders.bonus_parts(battle, ids)
     if attacking and battle.surprised():
         parts.append(("surprised", ruleset.value("surprise")))

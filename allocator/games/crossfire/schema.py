@@ -149,6 +149,10 @@ class Expect(Strict):
 
     legal: bool
     rules: list[str] = Field(default_factory=list, description="Rule ids the check must report.")
+    totals: dict[Id, tuple[int, int]] = Field(
+        default_factory=dict,
+        description="For a complete legal allocation: each combat's (attacker, defender) totals.",
+    )
 
 
 class RulesetOverride(Strict):

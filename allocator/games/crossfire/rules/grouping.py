@@ -1,9 +1,11 @@
 """Steps 1-3, the defender's combats: 1a-1c, 2a-2b, 3a-3d.
 
 Who heads a combat is not written in a scenario file; it follows from the stands: a squad heads
-a combat that has one; otherwise a CC or BC there may head it (1b); a combat of a lone weapon is
-headed by the weapon. A combat is legal when *some* legal path through steps 1-3 gives it, so
-the checker tries every possible head and reports the breaches of the one that breaks fewest.
+a combat that has one; otherwise a CC or BC there may head it (1b), or a weapon fighting alone
+heads it and a CC or BC who formed no combat of his own joins it at step 3 (3b: a BC may join a
+company HMG that fights on its own). A combat is legal when *some* legal path through steps 1-3
+gives it, so the checker tries every possible head and reports the breaches of the one that
+breaks fewest.
 
 >>> from allocator.games.crossfire.battle import battle_from_data
 >>> b = battle_from_data({
@@ -121,13 +123,12 @@ def check_membership(battle: Battle, combats: Mapping[str, Sequence[str]]) -> It
 
 
 def head_candidates(battle: Battle, ids: Sequence[str]) -> list[str | None]:
-    """Who may head a combat of these stands: a squad, else a CC/BC, else a lone weapon."""
+    """Who may head a combat of these stands: a squad; else a CC/BC or a weapon."""
     roles = by_role(battle, ids)
     commanders = [s for s in roles[Role.leader] if battle.is_commander(s)]
-    for candidates in (roles[Role.squad], commanders, roles[Role.weapon]):
-        if candidates:
-            return list(candidates)
-    return [None]
+    if roles[Role.squad]:
+        return list(roles[Role.squad])
+    return [*commanders, *roles[Role.weapon]] or [None]
 
 
 def check_combat(battle: Battle, name: str, ids: Sequence[str]) -> Iterator[Violation]:
@@ -182,12 +183,14 @@ def _headed_violations(
                     [weapon, head],
                 )
             )
-    if no_squads and len(commanders) > 1:
+    joining = [k for k in commanders if k != head]
+    if no_squads and joining:
         found.append(
             _RULE["1b"].breach(
                 f"No defending squad is in the building, so every CC and BC forms a combat of his "
-                f"own, but {names(commanders)} share combat {name}: split them.",
-                commanders,
+                f"own, but {names(joining)} {'join' if len(joining) > 1 else 'joins'} combat "
+                f"{name}, which {head or 'nobody'} heads: give each his own combat.",
+                joining,
             )
         )
     troops = squads + weapons
@@ -251,17 +254,19 @@ def variables(model: RulesModel) -> None:
     model.has_weapon = {
         c: model.reify_or([model.x[w, c] for w in weapons], f"hasW{c}") for c in slots
     }
-    model.head = {}
-    model.commander_head = {}
-    for c in slots:
+    model.head, model.commander_head, model.has_commander = {}, {}, {}
+    m = model.model
+    for c in slots:  # who heads a combat without squads: a CC/BC, or its lone weapon
         has_commander = model.reify_or([model.x[k, c] for k in model.commanders], f"hasK{c}")
-        model.commander_head[c] = model.reify_and(
-            [has_commander, model.has_squad[c].Not()], f"hK{c}"
-        )
+        headed = model.new_bool(f"hK{c}")
+        m.AddImplication(headed, has_commander)
+        m.AddImplication(headed, model.has_squad[c].Not())
+        m.AddBoolOr([headed, has_commander.Not(), model.has_squad[c], model.has_weapon[c]])
+        model.has_commander[c], model.commander_head[c] = has_commander, headed
         for k in model.commanders:
             model.head[k, c] = model.new_bool(f"head[{k},{c}]")
-            model.model.AddImplication(model.head[k, c], model.x[k, c])
-        model.model.Add(sum(model.head[k, c] for k in model.commanders) == model.commander_head[c])
+            m.AddImplication(model.head[k, c], model.x[k, c])
+        m.Add(sum(model.head[k, c] for k in model.commanders) == headed)
 
 
 def constrain(model: RulesModel) -> None:
@@ -274,6 +279,7 @@ def constrain(model: RulesModel) -> None:
         m.Add(sum(model.x[w, c] for w in weapons) <= 1)  # 2b
         if not squads:  # 1b: with no squad present every CC and BC forms his own combat
             m.Add(sum(model.x[k, c] for k in model.commanders) <= 1)
+            m.Add(model.commander_head[c] == model.has_commander[c])
     _weapons_join(model)
     _leaders_join(model)
 

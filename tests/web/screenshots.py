@@ -68,6 +68,7 @@ def builder(page: Any) -> Any:
     page.get_by_test_id("builder-quality-su-1plt-sq2").select_option("veteran")
     expect(page.get_by_test_id("builder-yaml")).to_contain_text("veteran")
     expect(page.get_by_test_id("builder-use")).to_be_enabled()
+    page.evaluate("() => document.activeElement.blur()")
     return page.get_by_test_id("builder")
 
 
@@ -110,8 +111,7 @@ def notice(page: Any) -> Any:
 
 
 def solve(page: Any) -> Any:
-    build_two_organisations(page)
-    use_built_fight(page)
+    open_example(page, empty=True)
     page.get_by_test_id("solve-defender").click()
     expect(page.get_by_test_id("solve-status")).to_contain_text("proven")
     return page.locator(".tools")
@@ -152,7 +152,9 @@ def phone(page: Any) -> None:
     page.get_by_test_id("counter-su-1plt-pc").click()
     expect(page.get_by_test_id("place-A")).to_be_visible()
     page.get_by_test_id("step-help").scroll_into_view_if_needed()
-    page.evaluate("() => window.scrollBy(0, document.querySelector('.steps').getBoundingClientRect().top - 8)")
+    page.evaluate(
+        "() => window.scrollBy(0, document.querySelector('.steps').getBoundingClientRect().top - 8)"
+    )
 
 
 #: Each picture: its file, the viewport, and the steps (returning the element to picture, or

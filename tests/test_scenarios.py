@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -224,3 +225,20 @@ def test_the_corrected_readings_have_their_scenarios() -> None:
         "edge-odds-two-commanders-count-as-two-squads",
         "edge-odds-commanders-beside-a-squad",
     } <= names
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if read_data(p).get("expect", {}).get("solve")], ids=_id
+)
+def test_scenario_solves_to_what_it_claims(path: Path) -> None:
+    """Each objective named in ``expect.solve``: `cfalloc solve --json` reaches that exact value,
+    for the defender and for the attacker answering the defender's best grouping."""
+    for objective, value in expected(path).solve.items():
+        for side in ("defender", "attacker"):
+            result = CliRunner().invoke(
+                app, ["solve", str(path), "--side", side, "--objective", objective, "--json"]
+            )
+            assert result.exit_code == 0, result.output
+            answer = json.loads(result.stdout)
+            assert answer["status"] == "optimal"
+            assert Fraction(answer["value_exact"]) == value, (objective, side)

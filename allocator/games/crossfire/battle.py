@@ -232,12 +232,20 @@ class Battle:
 
     def next_round(self, alive: Iterable[str]) -> Battle:
         """The battle of the next round (7b): only the survivors, no allocation yet."""
-        alive = set(alive)
+        return self.only(alive, self.scenario.round + 1)
+
+    def only(self, alive: Iterable[str], round_: int | None = None) -> Battle:
+        """This battle with only the stands of ``alive`` (and no allocation), in ``round_``."""
+        keep = set(alive)
         scenario = self.scenario.model_copy(
-            update={"allocation": None, "round": self.scenario.round + 1, "expect": None}
+            update={
+                "allocation": None,
+                "round": self.scenario.round if round_ is None else round_,
+                "expect": None,
+            }
         )
         return Battle(
-            scenario, self.defender.only(alive), self.attacker.only(alive), self.ruleset, self.file
+            scenario, self.defender.only(keep), self.attacker.only(keep), self.ruleset, self.file
         )
 
 

@@ -29,6 +29,7 @@ class Side(StrEnum):
 class Objective(StrEnum):
     sweep = "sweep"
     exchange = "exchange"
+    take = "take"
 
 
 SideOpt = Annotated[Side, typer.Option(help="Whose best allocation.")]
@@ -36,7 +37,18 @@ ObjectiveOpt = Annotated[
     Objective,
     typer.Option(
         help="sweep: P(attacker wins every combat this round); exchange: expected defending "
-        "stands removed minus attacking stands removed."
+        "stands removed minus attacking stands removed; take: P(attacker takes the building "
+        "over the whole fight, both sides playing every round at their best)."
+    ),
+]
+RoundsOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        max=default_limits().max_rounds,
+        help="With --objective take: fight at most this many rounds (a building not taken by "
+        "then is held). Default: until one side is gone.",
+        show_default=False,
     ),
 ]
 
@@ -85,10 +97,14 @@ def solve(
     file: FileArg,
     side: SideOpt = Side.defender,
     objective: ObjectiveOpt = Objective.sweep,
+    rounds: RoundsOpt = None,
     time_limit: TimeOpt = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Find the best allocation for either side, exactly, with the odds that make it best."""
+    """Find the best allocation for either side, exactly, with the odds that make it best.
+
+    With --side attacker and combats in the file, the attacker answers those combats.
+    """
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
@@ -96,7 +112,7 @@ def solve(
         from allocator.games.crossfire.service import solve_answer
 
         battle = load_battle(file)
-        answer = solve_answer(battle, side.value, objective.value, time_limit)
+        answer = solve_answer(battle, side.value, objective.value, time_limit, rounds)
         if as_json:
             print_json(answer.to_json())
         else:

@@ -25,7 +25,7 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules import STEP_TITLES
 from allocator.games.crossfire.schema import Allocation
-from allocator.games.crossfire.words import NOT_PROVEN, odds_text, parts_text
+from allocator.games.crossfire.words import odds_text, parts_text
 
 
 def describe_stand(battle: Battle, stand_id: str) -> str:
@@ -130,8 +130,8 @@ def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
         highlight=False,
     )
     warnings(console, answer.warnings)
-    if answer.status != "optimal":
-        console.print(f"[yellow]{NOT_PROVEN[0].upper()}{NOT_PROVEN[1:]}.[/]")
+    if answer.note is not None:
+        console.print(f"[yellow]{safe(answer.note[0].upper() + answer.note[1:])}.[/]")
     console.print(allocation_table(battle, answer.allocation, "Line of play"))
     console.print(odds_table(answer.combats, "Odds of the first round"))
     exact = answer.value_exact
@@ -146,6 +146,36 @@ def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
         highlight=False,
     )
     console.print(safe(answer.why), highlight=False)
+    if answer.fight is not None:
+        render_fight(console, answer)
+
+
+def render_fight(console: Console, answer: SolveAnswer) -> None:
+    """The whole fight: the chance of taking the building, the losses, how it ends."""
+    fight = answer.fight
+    assert fight is not None
+    if fight.bounds is not None:
+        low, high = fight.bounds
+        console.print(
+            f"The chance that the attacker takes the building lies between "
+            f"{odds_text(low)} and {odds_text(high)}.",
+            highlight=False,
+        )
+        return
+    console.print(
+        f"[bold]The whole fight[/]: the attacker takes the building with probability "
+        f"{odds_text(fight.p_attacker_takes)}; the defender holds it with "
+        f"{odds_text(fight.p_defender_holds)}. It lasts {fight.expected_rounds:.2f} rounds on "
+        f"average; the attacker loses {fight.expected_stands_lost['attacker']:.2f} stands and "
+        f"the defender {fight.expected_stands_lost['defender']:.2f}.",
+        highlight=False,
+    )
+    table = Table(title="How the fight ends", title_justify="left")
+    for column in ("attackers left", "defenders left", "probability"):
+        table.add_column(column, justify="right")
+    for row in fight.outcomes:
+        table.add_row(str(row.attacker_left), str(row.defender_left), odds_text(row.p))
+    console.print(table)
 
 
 def render_simulation(console: Console, answer: SimulateAnswer) -> None:

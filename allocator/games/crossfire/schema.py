@@ -20,6 +20,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from allocator.core.exact import Exact
+
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
 Text = Annotated[str, StringConstraints(max_length=5000)]
@@ -152,6 +154,11 @@ class Expect(Strict):
     totals: dict[Id, tuple[int, int]] = Field(
         default_factory=dict,
         description="For a complete legal allocation: each combat's (attacker, defender) totals.",
+    )
+    solve: dict[Literal["sweep", "exchange", "take"], Exact] = Field(
+        default_factory=dict,
+        description="For a scenario without an allocation: the exact value of `cfalloc solve` "
+        "for each objective named.",
     )
 
 

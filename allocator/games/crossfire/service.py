@@ -11,17 +11,26 @@ True
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
 from allocator.core.budget import Budget
 from allocator.games.crossfire.answers import (
     CheckAnswer,
     ExplainAnswer,
+    FightAnswer,
+    FightOutcome,
     LineAnswer,
     SimulateAnswer,
     SolveAnswer,
     TrialsAnswer,
+    ValueAnswer,
 )
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.search.lines import Line
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.search.solve import SolveOutcome
 
 
 def check_answer(battle: Battle, time_limit: float | None = None) -> CheckAnswer:
@@ -35,12 +44,22 @@ def line_answer(line: Line) -> LineAnswer:
 
 
 def solve_answer(
-    battle: Battle, side: str, objective: str = "sweep", time_limit: float | None = None
+    battle: Battle,
+    side: str,
+    objective: str = "sweep",
+    time_limit: float | None = None,
+    rounds: int | None = None,
 ) -> SolveAnswer:
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, solve
-    from allocator.games.crossfire.words import NOT_PROVEN, why
 
-    outcome = solve(battle, side, objective, time_limit or DEFAULT_TIME_LIMIT)
+    outcome = solve(battle, side, objective, time_limit or DEFAULT_TIME_LIMIT, rounds)
+    return answer_of(outcome)
+
+
+def answer_of(outcome: SolveOutcome) -> SolveAnswer:
+    """The JSON answer of a solve: its data, and the words about it."""
+    from allocator.games.crossfire.words import not_proven_note, why
+
     runner = outcome.choices.runner_up
     return SolveAnswer(
         status=outcome.status,
@@ -53,9 +72,41 @@ def solve_answer(
         alternatives=outcome.choices.alternatives,
         alternatives_complete=outcome.choices.complete,
         runner_up=None if runner is None else line_answer(runner),
-        why=why(outcome.side, outcome.objective, outcome.line, outcome.choices, outcome.proven),
+        why=why(outcome),
         warnings=outcome.warnings,
-        note=None if outcome.proven else NOT_PROVEN,
+        note=None if outcome.proven else not_proven_note(outcome.bounds),
+        fight=None if outcome.objective != "take" else fight_answer(outcome),
+    )
+
+
+def fight_answer(outcome: SolveOutcome) -> FightAnswer:
+    """The whole fight of a ``take`` solve (what is known of it when the search was cut short)."""
+    fight = outcome.fight
+    one_round = None if outcome.one_round is None else ValueAnswer.of(outcome.one_round)
+    if fight is None:
+        low, high = outcome.bounds or (Fraction(0), Fraction(1))
+        return FightAnswer(
+            p_attacker_takes=low,
+            p_defender_holds=1 - high,
+            expected_rounds=0.0,
+            expected_stands_lost={"attacker": 0.0, "defender": 0.0},
+            outcomes=[],
+            states=outcome.searched,
+            bounds=outcome.bounds,
+            one_round=one_round,
+        )
+    return FightAnswer(
+        p_attacker_takes=fight.p_attacker_takes,
+        p_defender_holds=1 - fight.p_attacker_takes,
+        expected_rounds=float(fight.expected_rounds),
+        expected_stands_lost={side: float(v) for side, v in fight.expected_lost.items()},
+        outcomes=[
+            FightOutcome(attacker_left=a, defender_left=d, p=p)
+            for (a, d), p in fight.outcomes.items()
+        ],
+        states=fight.states,
+        bounds=outcome.bounds,
+        one_round=one_round,
     )
 
 

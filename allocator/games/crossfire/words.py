@@ -13,16 +13,20 @@ walkthrough all take them from here.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from allocator.core.exact import fraction_text
 from allocator.core.text import percent, signed
 from allocator.games.crossfire.answers import CombatAnswer, RoundAnswer
-from allocator.games.crossfire.search.lines import Choices, Line
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.search.solve import SolveOutcome
 
 NOT_PROVEN = "best found, not proven optimal (the time limit stopped the search)"
 
 
 def describe_value(objective: str, value: Fraction) -> str:
+    """A value in words (all values are the attacker's: the defender wants them low)."""
     if objective == "sweep":
         return f"a {percent(value)} chance that the attacker wins every combat"
     if objective == "take":
@@ -49,21 +53,44 @@ def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) ->
     return "; ".join(moves[:4]) + ("; ..." if len(moves) > 4 else "") or "a symmetric split"
 
 
-def why(side: str, objective: str, line: Line, choices: Choices, proven: bool) -> str:
-    """One sentence on why this split is chosen, against the runner-up."""
+def not_proven_note(bounds: tuple[Fraction, Fraction] | None) -> str:
+    """What a time-limited answer is, and what it depends on."""
+    note = f"{NOT_PROVEN}; another machine, or a longer limit, may find a different line"
+    if bounds is not None:
+        low, high = bounds
+        note += f"; the optimum lies between {fraction_text(low)} and {fraction_text(high)}"
+    return note
+
+
+def why(outcome: SolveOutcome) -> str:
+    """Why this line is chosen: against the runner-up, and for ``take`` against the one-round
+    best."""
+    side, objective, line = outcome.side, outcome.objective, outcome.line
     value = describe_value(objective, line.value)
-    runner = choices.runner_up
-    if runner is None:
-        if not proven:
-            return f"Best found for the {side} ({NOT_PROVEN}): {value}."
-        if choices.alternatives:
-            return f"Best for the {side}: {value}; every other choice is as good or the same."
-        return f"This is the only distinct choice for the {side}: {value}."
-    part = "combats" if side == "defender" else "attack"
-    changes = describe_changes(getattr(line, part), getattr(runner, part))
-    other = describe_value(objective, runner.value)
-    lead = f"Best found for the {side} ({NOT_PROVEN})" if not proven else f"Best for the {side}"
-    return f"{lead}: {value}; the runner-up ({changes}) gives {other}."
+    runner = outcome.choices.runner_up
+    if not outcome.proven:
+        sentence = f"Best found for the {side} ({NOT_PROVEN}): {value}."
+    elif runner is None:
+        sentence = (
+            f"Best for the {side}: {value}; every other choice is as good."
+            if outcome.choices.alternatives
+            else f"This is the only distinct choice for the {side}: {value}."
+        )
+    else:
+        part = "combats" if side == "defender" else "attack"
+        changes = describe_changes(getattr(line, part), getattr(runner, part))
+        other = describe_value(objective, runner.value)
+        sentence = f"Best for the {side}: {value}; the runner-up ({changes}) gives {other}."
+    if objective == "take" and outcome.one_round is not None and outcome.proven:
+        if outcome.one_round == line.value:
+            sentence += " The same split is also the best for the first round alone."
+        else:
+            sentence += (
+                " The split that is best for the first round alone would give "
+                f"{describe_value('take', outcome.one_round)} "
+                f"({gap('take', outcome.one_round - line.value)} for the attacker)."
+            )
+    return sentence
 
 
 def parts_text(parts: list[tuple[str, int]]) -> str:

@@ -18,12 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from allocator.core.text import listing, plural
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
-from allocator.games.crossfire.rules.base import ATTACK, Rule, book, combats_text, names
+from allocator.games.crossfire.rules.base import (
+    ATTACK,
+    Counts,
+    Rule,
+    StandClass,
+    book,
+    combats_text,
+    compositions,
+    names,
+)
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
@@ -236,6 +246,206 @@ def _check_leaders(battle: Battle, view: AttackView) -> Iterator[Violation]:
                 "second leader joins only a combat that has troops.",
                 leaders,
             )
+
+
+# --- the legal attacks, class by class ---------------------------------------------------------
+
+
+def class_attacks(
+    classes: Sequence[StandClass],
+    near: Sequence[Sequence[bool]],
+    commands: Sequence[Sequence[bool]],
+    counts: Counts,
+    combats: int,
+) -> Iterator[tuple[Counts, ...]]:
+    """Every legal attack on ``combats`` combats, as each combat's attacking counts per class.
+
+    The same rules as :func:`check`, for interchangeable stands counted by class (``near`` and
+    ``commands`` relate attacker classes as :class:`~allocator.games.crossfire.battle.Battle`
+    relates stands): squads cover every combat before any gets a second (4a) and all go in
+    (4e); with fewer squads than combats a joining CC/BC takes an otherwise unopposed combat
+    (4b), where one of them fights as the squad and the others stand near him (5a); every other
+    leader joins beside a squad he is near (5a), a PC beside one of his own (5b). A property
+    test holds this to :func:`check` on every attack of small battles.
+    """
+    squads = [c for c in classes if c.role == Role.squad and counts[c.index]]
+    leaders = [c for c in classes if c.role == Role.leader and counts[c.index]]
+    n_squads = sum(counts[c.index] for c in squads)
+    fewer = n_squads < combats
+    width = len(classes)
+    for placement in _spread(squads, counts, combats):
+        present = [[c.index for c in squads if placement[c.index][k]] for k in range(combats)]
+        if sum(1 for k in range(combats) if present[k]) < min(n_squads, combats):
+            continue  # 4a
+        if not fewer:
+            options = {
+                leader.index: [
+                    k for k in range(combats) if _may_lead(leader, present[k], near, commands)
+                ]
+                for leader in leaders
+            }
+            for joined in _leaders_placed(leaders, counts, options, combats):
+                yield _combats_of(placement, joined, combats, width)
+            continue
+        yield from _with_fewer_squads(
+            classes, leaders, near, commands, counts, combats, placement, present
+        )
+
+
+def squad_spreads(squads: Sequence[StandClass], counts: Counts, combats: int) -> Any:
+    """Every legal way to send the squads (4a, 4e): a numpy array (ways, squad classes, combats).
+
+    The same rule as the ``4a`` part of :func:`class_attacks`, for many ways at once.
+    """
+    import numpy as np
+
+    per_class = [
+        np.array(list(compositions(counts[c.index], combats)), dtype=np.int16) for c in squads
+    ]
+    if not per_class:
+        return np.zeros((1, 0, combats), dtype=np.int16)
+    grids = np.meshgrid(*[np.arange(len(ways)) for ways in per_class], indexing="ij")
+    spread = np.stack(
+        [ways[grid.ravel()] for ways, grid in zip(per_class, grids, strict=True)], axis=1
+    )
+    covered = (spread.sum(axis=1) > 0).sum(axis=1)
+    n_squads = sum(counts[c.index] for c in squads)
+    return spread[covered >= min(n_squads, combats)]
+
+
+def leader_places(
+    leader: StandClass,
+    squads: Sequence[StandClass],
+    spread: Any,
+    near: Sequence[Sequence[bool]],
+    commands: Sequence[Sequence[bool]],
+) -> Any:
+    """Where a leader may join beside the squads of each spread (5a, 5b): (ways, combats).
+
+    The same rule as :func:`_may_lead`, for many spreads at once.
+    """
+    import numpy as np
+
+    present = spread > 0
+    near_to = np.array([near[leader.index][c.index] for c in squads], dtype=bool)
+    allowed = (present & near_to[None, :, None]).any(axis=1)
+    if leader.platoon_leader:
+        own = np.array([commands[leader.index][c.index] for c in squads], dtype=bool)
+        allowed &= (present & own[None, :, None]).any(axis=1)
+    return allowed
+
+
+def _may_lead(
+    leader: StandClass,
+    squads_there: Sequence[int],
+    near: Sequence[Sequence[bool]],
+    commands: Sequence[Sequence[bool]],
+) -> bool:
+    """5a and 5b for a leader joining a combat with these squad classes."""
+    if not any(near[leader.index][c] for c in squads_there):
+        return False
+    return not leader.platoon_leader or any(commands[leader.index][c] for c in squads_there)
+
+
+def _spread(
+    squads: Sequence[StandClass], counts: Counts, combats: int
+) -> Iterator[dict[int, Counts]]:
+    """Every way to send all squads (4e), each class as counts per combat."""
+    per_class = [list(compositions(counts[c.index], combats)) for c in squads]
+    for choice in product(*per_class):
+        yield {c.index: split for c, split in zip(squads, choice, strict=True)}
+
+
+def _leaders_placed(
+    leaders: Sequence[StandClass],
+    counts: Counts,
+    options: dict[int, list[int]],
+    combats: int,
+) -> Iterator[dict[int, Counts]]:
+    """Every way to place the leaders: each stays out or joins one of his allowed combats."""
+    per_class = []
+    for leader in leaders:
+        allowed = options[leader.index]
+        ways = []
+        for split in compositions(counts[leader.index], len(allowed) + 1):
+            joined = [0] * combats
+            for k, n in zip(allowed, split[1:], strict=True):
+                joined[k] = n
+            ways.append(tuple(joined))
+        per_class.append(ways)
+    for choice in product(*per_class):
+        yield {c.index: split for c, split in zip(leaders, choice, strict=True)}
+
+
+def _combats_of(
+    squads: dict[int, Counts], leaders: dict[int, Counts], combats: int, width: int
+) -> tuple[Counts, ...]:
+    result = [[0] * width for _ in range(combats)]
+    for placed in (squads, leaders):
+        for c, split in placed.items():
+            for k, n in enumerate(split):
+                result[k][c] = n
+    return tuple(tuple(row) for row in result)
+
+
+def _with_fewer_squads(
+    classes: Sequence[StandClass],
+    leaders: Sequence[StandClass],
+    near: Sequence[Sequence[bool]],
+    commands: Sequence[Sequence[bool]],
+    counts: Counts,
+    combats: int,
+    placement: dict[int, Counts],
+    present: list[list[int]],
+) -> Iterator[tuple[Counts, ...]]:
+    """The attacks of 4b: squads one to a combat, CCs/BCs may take the combats without one."""
+    open_combats = [k for k in range(combats) if not present[k]]
+    options = {
+        leader.index: [
+            k
+            for k in range(combats)
+            if (
+                _may_lead(leader, present[k], near, commands)
+                if present[k]
+                else not leader.platoon_leader
+            )
+        ]
+        for leader in leaders
+    }
+    commanders = {c.index for c in classes if c.commander}
+    for joined in _leaders_placed(leaders, counts, options, combats):
+        ok = True
+        idle = False
+        held = 0
+        for k in range(combats):
+            there = [c for c in joined if joined[c][k]]
+            if present[k]:
+                idle = idle or any(c in commanders for c in there)
+                continue
+            if not there:
+                continue
+            acting = [
+                c
+                for c in there
+                if c in commanders
+                and all(
+                    near[other][c]
+                    for other in there
+                    for _ in range(joined[other][k] - (other == c))
+                )
+            ]
+            if not acting:
+                ok = False  # 5a: nobody there to fight as the squad, or someone not near him
+                break
+            held += 1
+            idle = idle or sum(joined[c][k] for c in there if c in commanders) > 1
+        if not ok:
+            continue
+        if idle and held < len(open_combats):
+            continue  # 4b: an idle CC/BC while a combat he could take stays unopposed
+        attack = _combats_of(placement, joined, combats, len(classes))
+        if any(any(row) for row in attack):  # 4e: somebody assaults
+            yield attack
 
 
 # --- the CP-SAT constraints -----------------------------------------------------------------

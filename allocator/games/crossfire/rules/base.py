@@ -47,6 +47,26 @@ class Rule:
         return Violation(rule=self.id, step=self.step, message=message, stands=sorted(set(stands)))
 
 
+Counts = tuple[int, ...]
+"""How many stands of each class (of one side) a combat or a state holds."""
+
+
+@dataclass(frozen=True)
+class StandClass:
+    """Interchangeable stands of one side, in file order, and what the rules look at."""
+
+    index: int
+    members: tuple[str, ...]
+    role: Role
+    commander: bool
+    platoon_leader: bool
+
+    @property
+    def fights(self) -> bool:
+        """Squads and CC/BCs keep a fight going (7b); the others cannot assault alone."""
+        return self.role == Role.squad or self.commander
+
+
 class Family(Protocol):
     """The interface every rule family module offers (modules are its instances)."""
 
@@ -74,6 +94,29 @@ class Family(Protocol):
 def book(rules: Iterable[Rule]) -> dict[str, Rule]:
     """A family's rules by id."""
     return {rule.id: rule for rule in rules}
+
+
+def combat_names(count: int) -> list[str]:
+    """The names of ``count`` new combats: A, B, C, ... Z, then C27, C28, ...
+
+    >>> combat_names(3), combat_names(28)[-2:]
+    (['A', 'B', 'C'], ['C27', 'C28'])
+    """
+    return [chr(ord("A") + i) if i < 26 else f"C{i + 1}" for i in range(count)]
+
+
+def compositions(total: int, parts: int) -> Iterator[Counts]:
+    """Every way to split ``total`` interchangeable stands over ``parts`` places, most first.
+
+    >>> list(compositions(2, 2))
+    [(2, 0), (1, 1), (0, 2)]
+    """
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in compositions(total - first, parts - 1):
+            yield (first, *rest)
 
 
 def names(ids: Iterable[str]) -> str:

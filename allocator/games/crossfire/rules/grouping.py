@@ -32,6 +32,7 @@ from allocator.games.crossfire.rules.base import (
     Rule,
     book,
     by_role,
+    combat_names,
     names,
     troops_in_building,
 )
@@ -232,6 +233,73 @@ def _headed_violations(
             )
         )
     return found
+
+
+def legal_groupings(battle: Battle) -> Iterator[list[list[str]]]:
+    """Every legal grouping of the defender's stands (steps 1-3), each set partition once.
+
+    Candidates are built stand by stand (squads, weapons, CCs and BCs, other leaders, FOs and
+    snipers), each joining a combat already formed or opening one, skipping only what 1a, 3a,
+    3b, 3c and 2b forbid outright; :func:`check_grouping` decides the rest.
+    """
+    d = battle.defender
+    order = (
+        d.ids(Role.squad)
+        + d.ids(Role.weapon)
+        + [s for s in d.ids(Role.leader) if battle.is_commander(s)]
+        + [s for s in d.ids(Role.leader) if not battle.is_commander(s)]
+        + d.ids(Role.noncombatant)
+    )
+    anyone = _anyone_to_join(battle)
+    troops = {s: set(troops_in_building(battle, s)) for s in d.ids(Role.leader)}
+
+    def places(stand: str, blocks: list[list[str]]) -> Iterator[int]:
+        role = battle.role(stand)
+        if role == Role.squad:  # 1a
+            yield len(blocks)
+            return
+        for i, block in enumerate(blocks):
+            if role == Role.weapon and any(battle.role(s) == Role.weapon for s in block):
+                continue  # 2b
+            leader_without_troops_here = (
+                role == Role.leader
+                and not battle.is_commander(stand)
+                and not troops[stand] & set(block)
+            )
+            if leader_without_troops_here:
+                continue  # 3b, 3c
+            yield i
+        alone_allowed = {
+            Role.noncombatant: not anyone,  # 3a
+            Role.leader: battle.is_commander(stand) or not troops.get(stand),  # 1b, 3c
+        }
+        if alone_allowed.get(role, True):
+            yield len(blocks)
+
+    def extend(index: int, blocks: list[list[str]]) -> Iterator[list[list[str]]]:
+        if index == len(order):
+            yield [list(block) for block in blocks]
+            return
+        stand = order[index]
+        for place in places(stand, blocks):
+            if place == len(blocks):
+                blocks.append([stand])
+                yield from extend(index + 1, blocks)
+                blocks.pop()
+            else:
+                blocks[place].append(stand)
+                yield from extend(index + 1, blocks)
+                blocks[place].pop()
+
+    for blocks in extend(0, []):
+        if not any(True for _ in check_grouping(battle, blocks)):
+            yield blocks
+
+
+def check_grouping(battle: Battle, blocks: Sequence[Sequence[str]]) -> Iterator[Violation]:
+    """The breaches of steps 1-3 by a grouping given as a list of combats (names A, B, ...)."""
+    for name, ids in zip(combat_names(len(blocks)), blocks, strict=True):
+        yield from check_combat(battle, name, ids)
 
 
 def _anyone_to_join(battle: Battle) -> bool:

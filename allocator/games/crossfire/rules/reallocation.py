@@ -12,11 +12,20 @@ False
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
-from allocator.games.crossfire.rules.base import REALLOCATION, Rule, book, names
+from allocator.games.crossfire.rules.base import (
+    REALLOCATION,
+    Counts,
+    Rule,
+    StandClass,
+    book,
+    compositions,
+    names,
+)
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
@@ -153,6 +162,87 @@ def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
             "avoids that: spread the weapons.",
             weapons,
         )
+
+
+# --- the legal reallocations, class by class ---------------------------------------------------
+
+
+def class_reallocations(
+    classes: Sequence[StandClass],
+    combats: Sequence[Counts],
+    opposed: Sequence[bool],
+    one_by_one: bool,
+) -> Iterator[tuple[Counts, ...]]:
+    """The defender's legal step 6, as the final counts per class of the opposed combats.
+
+    The same rules as :func:`check` for interchangeable stands counted by class: every stand of
+    an unopposed combat moves into an opposed one (6a; the whole combat into one, unless stands
+    move one by one), and no opposed combat ends with more weapons than squads and CC/BC heads
+    unless every placement does (6b). Placements that end the same are given once.
+    """
+    active = [k for k in range(len(combats)) if opposed[k]]
+    unopposed = [k for k in range(len(combats)) if not opposed[k]]
+    if not active:
+        return
+    heads = [_heads(classes, combat) for combat in combats]
+    staying = [_balance(classes, combats[k], heads[k]) for k in active]
+    if one_by_one:
+        items = [
+            (c.index, head, n)
+            for k in unopposed
+            for c in classes
+            for head, n in (
+                (True, heads[k][c.index]),
+                (False, combats[k][c.index] - heads[k][c.index]),
+            )
+            if n
+        ]
+        moving = [_balance_of_one(classes[c], head) for c, head, n in items for _ in range(n)]
+        choices = [list(compositions(n, len(active))) for _, _, n in items]
+    else:
+        items = [(k, False, 1) for k in unopposed]
+        moving = [_balance(classes, combats[k], heads[k]) for k in unopposed]
+        choices = [
+            [tuple(int(i == j) for i in range(len(active))) for j in range(len(active))]
+            for _ in unopposed
+        ]
+    limit = weapon_limit_reachable(staying, moving)
+    seen: set[tuple[Counts, ...]] = set()
+    for choice in product(*choices):
+        final = [list(combats[k]) for k in active]
+        balance = list(staying)
+        for (origin, head, _), split in zip(items, choice, strict=True):
+            for slot, n in enumerate(split):
+                if not n:
+                    continue
+                if one_by_one:
+                    final[slot][origin] += n
+                    balance[slot] += n * _balance_of_one(classes[origin], head)
+                else:
+                    for c, count in enumerate(combats[origin]):
+                        final[slot][c] += count
+                    balance[slot] += _balance(classes, combats[origin], heads[origin])
+        if limit and any(b < 0 for b in balance):
+            continue  # 6b
+        result = tuple(tuple(row) for row in final)
+        if result not in seen:
+            seen.add(result)
+            yield result
+
+
+def _heads(classes: Sequence[StandClass], combat: Counts) -> list[int]:
+    """How many CC/BCs of each class head this combat (it has no squad after step 3)."""
+    squads = sum(combat[c.index] for c in classes if c.role == Role.squad)
+    return [combat[c.index] if c.commander and not squads else 0 for c in classes]
+
+
+def _balance_of_one(stand: StandClass, head: bool) -> int:
+    return int(stand.role == Role.squad or head) - int(stand.role == Role.weapon)
+
+
+def _balance(classes: Sequence[StandClass], combat: Counts, heads: Sequence[int]) -> int:
+    """Squads plus CC/BC heads minus weapons of a combat (:func:`fighting_balance`)."""
+    return sum(combat[c.index] * _balance_of_one(c, False) + heads[c.index] for c in classes)
 
 
 # --- the CP-SAT constraints -----------------------------------------------------------------

@@ -1,5 +1,12 @@
 """The search as a whole: the best allocation for one side, exactly, within one time budget.
 
+Two searches reach the same exact optimum (property tests hold both to the brute-force oracle):
+
+* the enumeration (:mod:`.game`), for every battle whose lines it can count: it values every
+  line, so it is the only one for the whole fight (``take``) and the faster one wherever it
+  fits (:func:`enumeration_fits`);
+* CP-SAT (:mod:`.stages`), for the one-round objectives of battles too large to enumerate.
+
 >>> from allocator.core.library import folder
 >>> from allocator.games.crossfire.battle import load_battle
 >>> outcome = solve(load_battle(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"), "defender")
@@ -10,25 +17,39 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import islice
+from math import comb, prod
+from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
-from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.odds import CombatOdds, round_odds
 from allocator.games.crossfire.rules.grouping import check as check_grouping
+from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.schema import Allocation
-from allocator.games.crossfire.search.choices import attacker_choices, defender_choices
-from allocator.games.crossfire.search.lines import ONE_ROUND_OBJECTIVES, Choices, Combats, Line
-from allocator.games.crossfire.search.runner import Runner
-from allocator.games.crossfire.search.stages import Stages
+from allocator.games.crossfire.search.lines import Choices, Combats, Line
 from allocator.games.crossfire.warnings import solve_warnings
 
+if TYPE_CHECKING:
+    from allocator.games.crossfire.search.game import FightStats
+
 DEFAULT_TIME_LIMIT = 10.0
+OBJECTIVES = ("sweep", "exchange", "take")
+#: The enumeration takes battles up to this many lines of the first round (and groupings).
+ENUMERATION_LINES = 3_000_000
+ENUMERATION_GROUPINGS = 2_000
 
 
 @dataclass
 class SolveOutcome:
-    """The result of a solve, as data: the best line, its odds, the other choices, warnings."""
+    """The result of a solve, as data: the best line, its odds, the other choices, warnings.
+
+    For ``take``, ``fight`` says how the whole fight goes; ``one_round`` is what the one-round
+    optimum's grouping is worth over the whole fight; ``bounds`` brackets the optimum when the
+    time limit stopped the search.
+    """
 
     side: str
     objective: str
@@ -38,6 +59,10 @@ class SolveOutcome:
     choices: Choices
     searched: int = 0
     warnings: list[str] = field(default_factory=list)
+    fight: FightStats | None = None
+    bounds: tuple[Fraction, Fraction] | None = None
+    one_round: Fraction | None = None
+    rounds: int | None = None
 
     @property
     def status(self) -> str:
@@ -60,20 +85,130 @@ def given_grouping(battle: Battle, warnings: list[str]) -> Combats | None:
     return allocation.combats
 
 
+def enumeration_fits(battle: Battle, given: Combats | None) -> bool:
+    """Whether the first round's lines are few enough to value every one of them.
+
+    Counted from the groupings and, for each number of combats, the ways to spread every
+    attacking squad and to place every leader (an upper bound of the legal attacks).
+    """
+    if given is not None:
+        sizes = [len(given)]
+    else:
+        sizes = [len(g) for g in islice(legal_groupings(battle), ENUMERATION_GROUPINGS + 1)]
+        if len(sizes) > ENUMERATION_GROUPINGS:
+            return False
+    attacker = battle.attacker
+    squads: dict[tuple[object, ...], int] = {}
+    for s in attacker.ids(Role.squad):
+        key = (battle.stand(s).type, battle.stand(s).unit, battle.stand(s).quality)
+        squads[key] = squads.get(key, 0) + 1
+    leaders = len(attacker.ids(Role.leader))
+    lines: int = sum(
+        prod(comb(n + k - 1, k - 1) for n in squads.values()) * (k + 1) ** leaders for k in sizes
+    )
+    return lines <= ENUMERATION_LINES
+
+
 def solve(
-    battle: Battle, side: str, objective: str = "sweep", time_limit: float = DEFAULT_TIME_LIMIT
+    battle: Battle,
+    side: str,
+    objective: str = "sweep",
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    rounds: int | None = None,
+    budget: Budget | None = None,
 ) -> SolveOutcome:
-    """The best allocation for ``side``, exactly, with the whole line of play."""
+    """The best allocation for ``side``, exactly, with the whole line of play.
+
+    ``rounds`` bounds the fight of ``take`` (None: until one side is gone; 1 gives exactly the
+    value of ``sweep``).
+    """
     if side not in ("attacker", "defender"):
         raise InputError(f"unknown side '{side}' (attacker or defender)")
-    if objective not in ONE_ROUND_OBJECTIVES:
-        raise InputError(
-            f"unknown objective '{objective}' (known: {', '.join(ONE_ROUND_OBJECTIVES)})"
-        )
-    budget = Budget(time_limit)
+    if objective not in OBJECTIVES:
+        raise InputError(f"unknown objective '{objective}' (known: {', '.join(OBJECTIVES)})")
+    if rounds is not None and objective != "take":
+        raise InputError("--rounds bounds the whole fight: use it with --objective take")
+    budget = budget or Budget(time_limit)
     warnings = solve_warnings(battle)
-    stages = Stages(battle, objective, Runner(budget))
     given = given_grouping(battle, warnings) if side == "attacker" else None
+    if enumeration_fits(battle, given):
+        return _by_enumeration(battle, side, objective, rounds, budget, given, warnings)
+    if objective == "take":
+        return _take_beyond_reach(battle, side, rounds, budget, given, warnings)
+    return _by_cp_sat(battle, side, objective, budget, given, warnings)
+
+
+def _by_enumeration(
+    battle: Battle,
+    side: str,
+    objective: str,
+    rounds: int | None,
+    budget: Budget,
+    given: Combats | None,
+    warnings: list[str],
+) -> SolveOutcome:
+    from allocator.games.crossfire.search.game import solve_game
+
+    game = solve_game(battle, side, objective, rounds, budget, given)
+    line = game.line
+    return SolveOutcome(
+        side,
+        objective,
+        game.proven,
+        line,
+        round_odds(battle, line.combats, line.attack, line.reallocate),
+        game.choices,
+        game.states,
+        warnings,
+        fight=game.fight,
+        bounds=game.bounds,
+        one_round=game.one_round,
+        rounds=rounds,
+    )
+
+
+def _take_beyond_reach(
+    battle: Battle,
+    side: str,
+    rounds: int | None,
+    budget: Budget,
+    given: Combats | None,
+    warnings: list[str],
+) -> SolveOutcome:
+    """Too many lines to search the whole fight: the one-round best, with what it bounds."""
+    sweep = _by_cp_sat(battle, side, "sweep", budget, given, warnings)
+    low = sweep.line.value if sweep.proven else Fraction(0)
+    warnings.append(
+        "The whole fight has too many lines to search: this is the best line for winning every "
+        "combat of the first round, and the chance of taking the building is at least its value."
+    )
+    return SolveOutcome(
+        side,
+        "take",
+        False,
+        sweep.line,
+        sweep.odds,
+        sweep.choices,
+        sweep.searched,
+        warnings,
+        bounds=(low, Fraction(1)),
+        rounds=rounds,
+    )
+
+
+def _by_cp_sat(
+    battle: Battle,
+    side: str,
+    objective: str,
+    budget: Budget,
+    given: Combats | None,
+    warnings: list[str],
+) -> SolveOutcome:
+    from allocator.games.crossfire.search.choices import attacker_choices, defender_choices
+    from allocator.games.crossfire.search.runner import Runner
+    from allocator.games.crossfire.search.stages import Stages
+
+    stages = Stages(battle, objective, Runner(budget))
     results: list[Line] = []
     try:
         groupings = [given] if given is not None else stages.groupings()
@@ -87,7 +222,7 @@ def solve(
     except TimeLimitError:
         stages.runner.proven = False
     if not results:
-        raise TimeLimitError(time_limit)
+        raise TimeLimitError(budget.seconds or 0.0)
     if side == "defender":
         best = min(results, key=lambda line: line.value)
         choices = defender_choices(results, best, stages.runner.proven)

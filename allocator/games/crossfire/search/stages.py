@@ -12,12 +12,12 @@ one, the defender's best reallocation against one attack.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from string import ascii_uppercase
 from typing import Any
 
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.cp_odds import OddsTerms
 from allocator.games.crossfire.model import ATTACK, GROUPING, REALLOCATION, RulesModel, SlotNames
+from allocator.games.crossfire.rules.base import combat_names
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.lines import Attack, Combats, Line, evaluate
 from allocator.games.crossfire.search.rivals import exact_optimum
@@ -25,11 +25,6 @@ from allocator.games.crossfire.search.runner import Collector, Runner
 from allocator.games.crossfire.search.symmetry import grouping_signature, order_identical_attackers
 
 ENUMERATION_CAP = 100_000
-
-
-def combat_names(count: int) -> list[str]:
-    """A, B, C, ... Z, then C27, C28, ..."""
-    return [ascii_uppercase[i] if i < 26 else f"C{i + 1}" for i in range(count)]
 
 
 @dataclass

@@ -1,0 +1,447 @@
+"""The game by enumeration: every line valued in floats, the best made exact with fractions.
+
+A round is *min over the defender's groupings of max over the attacker's attacks of min over
+the defender's reallocations* of a line's value, which is its objective:
+
+* ``sweep``: P(the attacker wins every combat this round);
+* ``exchange``: expected defending stands removed minus expected attacking stands removed;
+* ``take``: P(the attacker takes the building) with both sides playing every later round
+  optimally; the value of each state the round can lead to is searched the same way (every
+  round removes a stand, so the states form a DAG and each is searched once). ``rounds`` bounds
+  the fight: after that many rounds a building not yet taken counts as held.
+
+The lines come from :mod:`.enumeration`; groupings with the same number of combats share their
+attacks and are valued together, vectorised with numpy.
+
+Floats rank the lines; every line within :data:`EPSILON` of a best is valued again with exact
+fractions (and so, recursively, the states it leads to), so the value returned is the exact
+optimum and ties are broken exactly and deterministically (the first in enumeration order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+
+from allocator.core.budget import Budget
+from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.rules.base import Counts
+from allocator.games.crossfire.search.classes import Classes
+from allocator.games.crossfire.search.enumeration import (
+    DENSE_LIMIT,
+    AttackSet,
+    Grouping,
+    Odds,
+    SideStats,
+    Space,
+    View,
+    stats_of,
+)
+
+#: Float values closer than this are compared again with fractions (float errors are ~1e-13).
+EPSILON = 1e-9
+
+
+class OutOfTime(Exception):
+    """The budget ran out in the middle of the search."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One line of a round, by position: grouping, attack, and the finals of step 6."""
+
+    grouping: int
+    attack: int
+    finals: tuple[Counts, ...] | None = None
+
+
+@dataclass
+class Policy:
+    """What both sides play in a state, and where it leads: (next state, probability)."""
+
+    option: Option
+    value: Fraction
+    outcomes: list[tuple[int, Fraction]]
+
+
+@dataclass
+class RoundLines:
+    """The lines of one state's round: its groupings and, per grouping, its attacks."""
+
+    view: View
+    index: int
+    groupings: list[Grouping]
+    attacks: list[AttackSet]
+    values: list[np.ndarray] | None = None
+    complete: bool = True
+
+    def valued(self) -> list[int]:
+        """The groupings whose attacks have values."""
+        assert self.values is not None
+        return [g for g, v in enumerate(self.values) if len(v)]
+
+
+@dataclass
+class Engine:
+    """The search of one battle under one objective (``rounds``: None to the end)."""
+
+    battle: Battle
+    objective: str
+    rounds: int | None
+    budget: Budget
+    space: Space = field(init=False)
+    root: View = field(init=False)
+    later: View = field(init=False)
+    odds: Odds = field(init=False)
+
+    def __post_init__(self) -> None:
+        everyone = self.battle.defender.ids() + self.battle.attacker.ids()
+        later_battle = self.battle.next_round(everyone)
+        self.space = Space(Classes.of(later_battle))
+        self.later = View(later_battle, self.space)
+        self.root = View(self.battle, self.space)
+        most = len(self.battle.defender.stands) + len(self.battle.attacker.stands)
+        self.odds = Odds(self.battle, most)
+        self.dense = self.rounds is None and self.space.size <= DENSE_LIMIT
+        self.values: Any = self.space.terminal_values() if self.dense else {}
+        self.exact: dict[Any, Fraction] = {}
+        self.policy: dict[Any, Policy] = {}
+        self.states = 0
+        self.searched: dict[Any, RoundLines] = {}
+        #: When set, states not yet searched count as this (bounds after a time-out).
+        self.unknown_as: float | None = None
+
+    # --- the states after round 1 ------------------------------------------------------------
+
+    def _key(self, index: int, rounds: int | None) -> Any:
+        return index if rounds is None else (index, rounds)
+
+    def _known(self, index: int, rounds: int | None) -> float | None:
+        if self.dense:
+            found = self.values[index]
+            return None if np.isnan(found) else float(found)
+        value: float | None = self.values.get(self._key(index, rounds))
+        return value
+
+    def value(self, index: int, rounds: int | None) -> float:
+        """A state's float value with ``rounds`` rounds left (searched once, then known)."""
+        end = self.space.terminal(index)
+        if end is not None:
+            return end
+        if rounds == 0:
+            return 0.0
+        found = self._known(index, rounds)
+        if found is not None:
+            return found
+        if self.unknown_as is not None:
+            return self.unknown_as
+        if self.budget.expired():
+            raise OutOfTime
+        lines = self.round_lines(self.later, index)
+        self.searched[self._key(index, rounds)] = lines
+        result = min(self.grouping_values(lines, rounds))
+        if self.dense:
+            self.values[index] = result
+        else:
+            self.values[self._key(index, rounds)] = result
+        self.states += 1
+        return result
+
+    def round_lines(
+        self, view: View, index: int, groupings: list[Grouping] | None = None
+    ) -> RoundLines:
+        defender, attacker = self._counts(view, index)
+        groupings = groupings if groupings is not None else view.groupings(defender)
+        attacks = [view.attacks(attacker, len(g.comps)) for g in groupings]
+        return RoundLines(view, index, groupings, attacks)
+
+    def _counts(self, view: View, index: int) -> tuple[Counts, Counts]:
+        if view is self.root:
+            c = view.classes
+            return (
+                c.counts("defender", self.battle.defender.ids()),
+                c.counts("attacker", self.battle.attacker.ids()),
+            )
+        return self.space.decode(index)
+
+    def root_index(self) -> int:
+        c = self.space.classes
+        return self.space.index(
+            c.counts("defender", self.battle.defender.ids()),
+            c.counts("attacker", self.battle.attacker.ids()),
+        )
+
+    # --- float values of a round's lines -----------------------------------------------------
+
+    def grouping_values(self, lines: RoundLines, rounds: int | None) -> list[float]:
+        """The attacker's best value against each grouping."""
+        return [float(v.max()) if len(v) else -1.0 for v in self.line_values(lines, rounds)]
+
+    def line_values(
+        self, lines: RoundLines, rounds: int | None, partial: bool = False
+    ) -> list[np.ndarray]:
+        """The value of every attack on every grouping (step 6 at the defender's best).
+
+        Groupings with the same number of combats share their attacks, and are valued together.
+        With ``partial``, the time limit may stop it between such batches: the groupings not
+        valued then keep no values, and :attr:`RoundLines.complete` says so.
+        """
+        if lines.values is not None:
+            return lines.values
+        later = None if rounds is None else rounds - 1
+        values: list[np.ndarray] = [np.empty(0)] * len(lines.groupings)
+        sizes: dict[int, list[int]] = {}
+        for g, grouping in enumerate(lines.groupings):
+            sizes.setdefault(len(grouping.comps), []).append(g)
+        for batch, same in enumerate(sizes.values()):
+            if partial and batch and self.budget.expired():
+                lines.complete = False
+                break
+            attacks = lines.attacks[same[0]]
+            found = np.full((len(same), attacks.size), -1.0)
+            full = attacks.full
+            if full.any():
+                found[:, full] = self._full_values(lines, same, attacks, full, later)
+            for a in np.flatnonzero(~full):
+                for row, g in enumerate(same):
+                    options = self.reallocation_values(lines, g, int(a), later)
+                    found[row, a] = min(value for _, value in options)
+            for row, g in enumerate(same):
+                values[g] = found[row]
+        lines.values = values
+        return values
+
+    def _full_values(
+        self,
+        lines: RoundLines,
+        same: list[int],
+        attacks: AttackSet,
+        rows: np.ndarray,
+        later: int | None,
+    ) -> np.ndarray:
+        """(groupings, attacks) values of the attacks that oppose every combat."""
+        groupings = [lines.groupings[g] for g in same]
+        combats = len(groupings[0].comps)
+        d_stats = [[s for s in g.stats] for g in groupings]
+        p = np.stack([self.odds.floats(attacks, rows, stats) for stats in d_stats])
+        d_off = np.stack([g.offsets for g in groupings])
+        a_off = attacks.offsets[rows]
+        d_stands = np.array([[s.stands for s in stats] for stats in d_stats])
+        a_stands = attacks.stands[rows]
+        shape = (len(same), int(rows.sum()))
+        flat = self._values(
+            lines.index,
+            p.reshape(-1, combats),
+            np.repeat(d_off, shape[1], axis=0),
+            np.tile(a_off, (len(same), 1)),
+            np.repeat(d_stands, shape[1], axis=0),
+            np.tile(a_stands, (len(same), 1)),
+            later,
+        )
+        return flat.reshape(shape)
+
+    def reallocation_values(
+        self, lines: RoundLines, g: int, a: int, later: int | None
+    ) -> list[tuple[tuple[Counts, ...], float]]:
+        """The value of each reallocation the defender may make against attack ``a``."""
+        view, grouping, attacks = lines.view, lines.groupings[g], lines.attacks[g]
+        combats = len(grouping.comps)
+        active = [k for k in range(combats) if attacks.stands[a, k]]
+        finals = view.reallocations(grouping, [k in active for k in range(combats)])
+        sub = _columns(attacks, a, active)
+        stats = [[view.stats("defender", comp) for comp in final] for final in finals]
+        p = np.concatenate([self.odds.floats(sub, slice(None), row) for row in stats])
+        count = len(finals)
+        values = self._values(
+            lines.index,
+            p,
+            np.array(
+                [[view.offset("defender", c) for c in final] for final in finals], dtype=np.int64
+            ),
+            np.repeat(sub.offsets, count, axis=0),
+            np.array([[s.stands for s in row] for row in stats]),
+            np.repeat(sub.stands, count, axis=0),
+            later,
+        )
+        return [(final, float(v)) for final, v in zip(finals, values, strict=True)]
+
+    def _values(
+        self,
+        index: int,
+        p: np.ndarray,
+        d_off: np.ndarray,
+        a_off: np.ndarray,
+        d_stands: np.ndarray,
+        a_stands: np.ndarray,
+        later: int | None,
+    ) -> np.ndarray:
+        """Lines' values from their combats: (lines, combats) arrays of odds and offsets."""
+        if self.objective == "exchange":
+            return np.asarray((p * d_stands - (1 - p) * a_stands).sum(axis=1))
+        if self.objective == "sweep":
+            return np.asarray(p.prod(axis=1))
+        rows = p.shape[0]
+        both = np.stack([p, 1 - p], axis=2)
+        lost = np.stack([d_off, a_off], axis=2)
+        prob = both[:, 0, :]
+        removed = lost[:, 0, :]
+        for k in range(1, p.shape[1]):  # each way the combats can end, combat by combat
+            prob = (prob[:, :, None] * both[:, k, None, :]).reshape(rows, -1)
+            removed = (removed[:, :, None] + lost[:, k, None, :]).reshape(rows, -1)
+        values = self.children_values(index - removed, later)
+        return np.asarray((prob * values).sum(axis=1))
+
+    def children_values(self, children: np.ndarray, later: int | None) -> np.ndarray:
+        """The float values of many states, searching those not searched yet."""
+        if not self.dense:
+            unique, inverse = np.unique(children, return_inverse=True)
+            known = np.array([self.value(int(i), later) for i in unique])
+            return np.asarray(known[inverse.reshape(children.shape)])
+        values = self.values[children]
+        missing = np.isnan(values)
+        if missing.any():
+            for child in np.unique(children[missing]):
+                self.value(int(child), later)
+            values = self.values[children]
+        return np.asarray(values)
+
+    # --- exact values ------------------------------------------------------------------------
+
+    def exact_value(self, index: int, rounds: int | None) -> Fraction:
+        """A state's exact value, with what both sides play there (:attr:`policy`)."""
+        end = self.space.terminal(index)
+        if end is not None:
+            return Fraction(int(end))
+        if rounds == 0:
+            return Fraction(0)
+        key = self._key(index, rounds)
+        found = self.exact.get(key)
+        if found is not None:
+            return found
+        if self.budget.expired():
+            raise OutOfTime
+        float_value = self.value(index, rounds)
+        lines = self.searched.get(key) or self.round_lines(self.later, index)
+        value, policy = self.exact_round(lines, rounds, float_value)
+        self.exact[key] = value
+        self.policy[key] = policy
+        return value
+
+    def exact_round(
+        self, lines: RoundLines, rounds: int | None, float_value: float
+    ) -> tuple[Fraction, Policy]:
+        """The exact value of a round whose float value is known, and the line that gives it."""
+        best: tuple[Fraction, Policy] | None = None
+        for g, values in enumerate(self.line_values(lines, rounds)):
+            if not len(values) or float(values.max()) > float_value + EPSILON:
+                continue
+            candidate = self.exact_grouping(lines, g, rounds)
+            if best is None or candidate[0] < best[0]:
+                best = candidate
+        assert best is not None, "the float optimum has a grouping within EPSILON of it"
+        return best
+
+    def exact_grouping(
+        self, lines: RoundLines, g: int, rounds: int | None
+    ) -> tuple[Fraction, Policy]:
+        """The attacker's exact best answer to grouping ``g`` (step 6 at the defender's best)."""
+        later = None if rounds is None else rounds - 1
+        values = self.line_values(lines, rounds)[g]
+        top = float(values.max())
+        best: tuple[Fraction, Policy] | None = None
+        for a in np.flatnonzero(values >= top - EPSILON):
+            candidate = self.exact_attack(lines, g, int(a), later, float(values[a]))
+            if best is None or candidate[0] > best[0]:
+                best = candidate
+        assert best is not None
+        return best
+
+    def exact_attack(
+        self, lines: RoundLines, g: int, a: int, later: int | None, float_value: float
+    ) -> tuple[Fraction, Policy]:
+        """The exact value of attack ``a`` on grouping ``g``, the defender moving at his best."""
+        grouping, attacks = lines.groupings[g], lines.attacks[g]
+        if attacks.full[a]:
+            combats = [
+                (grouping.stats[k], stats_of(attacks, a, k), int(grouping.offsets[k]))
+                for k in range(len(grouping.comps))
+            ]
+            return self._exact_line(lines.index, attacks, a, combats, later, Option(g, a))
+        best: tuple[Fraction, Policy] | None = None
+        view = lines.view
+        active = [k for k in range(len(grouping.comps)) if attacks.stands[a, k]]
+        for finals, value in self.reallocation_values(lines, g, a, later):
+            if value > float_value + EPSILON:
+                continue
+            combats = [
+                (
+                    view.stats("defender", comp),
+                    stats_of(attacks, a, k),
+                    view.offset("defender", comp),
+                )
+                for comp, k in zip(finals, active, strict=True)
+            ]
+            option = Option(g, a, finals)
+            candidate = self._exact_line(lines.index, attacks, a, combats, later, option, active)
+            if best is None or candidate[0] < best[0]:
+                best = candidate
+        assert best is not None
+        return best
+
+    def _exact_line(
+        self,
+        index: int,
+        attacks: AttackSet,
+        a: int,
+        combats: Sequence[tuple[SideStats, SideStats, int]],
+        later: int | None,
+        option: Option,
+        columns: Sequence[int] | None = None,
+    ) -> tuple[Fraction, Policy]:
+        """One line's exact value from its combats: (defender, attacker, defender's offset)."""
+        columns = range(len(combats)) if columns is None else columns
+        a_off = [int(attacks.offsets[a, k]) for k in columns]
+        p = [self.odds.fraction(attacker, defender) for defender, attacker, _ in combats]
+        if self.objective == "exchange":
+            value = sum(
+                (
+                    q * d.stands - (1 - q) * s.stands
+                    for q, (d, s, _) in zip(p, combats, strict=True)
+                ),
+                Fraction(0),
+            )
+            return value, Policy(option, value, [])
+        outcomes: dict[int, Fraction] = {}
+        for wins in product((True, False), repeat=len(combats)):
+            prob = Fraction(1)
+            removed = 0
+            for q, won, (_, _, d_off), lost in zip(p, wins, combats, a_off, strict=True):
+                prob *= q if won else 1 - q
+                removed += d_off if won else lost
+            if prob:
+                outcomes[index - removed] = outcomes.get(index - removed, Fraction(0)) + prob
+        ordered = sorted(outcomes.items())
+        if self.objective == "sweep":
+            value = outcomes.get(index - sum(c[2] for c in combats), Fraction(0))
+            return value, Policy(option, value, ordered)
+        value = sum((prob * self.exact_value(child, later) for child, prob in ordered), Fraction(0))
+        return value, Policy(option, value, ordered)
+
+
+def _columns(attacks: AttackSet, a: int, columns: list[int]) -> AttackSet:
+    """One attack's opposed combats, as an attack set of one row."""
+    rows = np.array([a])
+    pick = np.ix_(rows, np.array(columns, dtype=np.int64))
+    return AttackSet(
+        attacks.counts[rows][:, columns],
+        attacks.offsets[pick],
+        attacks.total[pick],
+        attacks.fighters[pick],
+        attacks.can_fight[pick],
+        attacks.stands[pick],
+    )

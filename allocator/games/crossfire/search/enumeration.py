@@ -1,0 +1,405 @@
+"""Every line of play of a round, counted by class: groupings, attacks, reallocations, odds.
+
+A *view* is one kind of round (the battle's own first round, or any later round, where every
+surviving attacker may count as near every other and a surprise is over): its battle, its
+classes of interchangeable stands (:mod:`.classes`) and the enumerations, cached by the counts
+they depend on. States of the fight live in a :class:`Space` of the later rounds' classes.
+
+The legal choices come from the rule families (the plain checker decides the groupings;
+:func:`~allocator.games.crossfire.rules.attack.squad_spreads`,
+:func:`~allocator.games.crossfire.rules.attack.leader_places` and
+:func:`~allocator.games.crossfire.rules.attack.class_attacks` give the attacks;
+:func:`~allocator.games.crossfire.rules.reallocation.class_reallocations` the reallocations).
+One pruning is the search's own: an attacking leader who adds nothing where he goes (another
+leader there has a rating as good, or his rating is 0) is left out, because staying out is as
+good for the attacker in every objective: the odds are the same and he cannot be lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.odds import DIFF_LIMIT, side_total, win_probability
+from allocator.games.crossfire.rules import leaders as leader_rules
+from allocator.games.crossfire.rules.attack import class_attacks, leader_places, squad_spreads
+from allocator.games.crossfire.rules.base import Counts
+from allocator.games.crossfire.rules.grouping import legal_groupings
+from allocator.games.crossfire.rules.reallocation import class_reallocations
+from allocator.games.crossfire.schema import SideName
+from allocator.games.crossfire.search.classes import Classes
+
+#: Up to this many states the fight's values live in a dense array, beyond in a dictionary.
+DENSE_LIMIT = 4_000_000
+
+
+@dataclass(frozen=True)
+class SideStats:
+    """What the odds look at of one side of one combat (from
+    :func:`~allocator.games.crossfire.odds.side_total`)."""
+
+    total: int
+    fighters: int
+    can_fight: bool
+    stands: int
+
+
+class Space:
+    """The states of the fight after round 1, as counts per class of the later rounds' classes.
+
+    A state is one integer: the defender's counts in mixed radix times the number of attacking
+    count vectors, plus the attacker's counts in mixed radix. Removing the stands of a combat
+    subtracts its offset, so every child of a state has a smaller index.
+    """
+
+    def __init__(self, classes: Classes):
+        self.classes = classes
+        self.d_radix = [len(c.members) + 1 for c in classes.defender]
+        self.a_radix = [len(c.members) + 1 for c in classes.attacker]
+        self.a_size = _product(self.a_radix)
+        self.d_size = _product(self.d_radix)
+        self.d_stride = _strides(self.d_radix, self.a_size)
+        self.a_stride = _strides(self.a_radix, 1)
+        self.fighting = [c.fights for c in classes.attacker]
+
+    @property
+    def size(self) -> int:
+        return self.d_size * self.a_size
+
+    def index(self, defender: Counts, attacker: Counts) -> int:
+        return sum(n * s for n, s in zip(defender, self.d_stride, strict=True)) + sum(
+            n * s for n, s in zip(attacker, self.a_stride, strict=True)
+        )
+
+    def decode(self, index: int) -> tuple[Counts, Counts]:
+        d_index, a_index = divmod(index, self.a_size)
+        return _digits(d_index, self.d_radix), _digits(a_index, self.a_radix)
+
+    def terminal_values(self) -> np.ndarray:
+        """Every state's value when it ends the fight (1 taken, 0 held), NaN when it does not."""
+        a_index = np.arange(self.a_size, dtype=np.int64)
+        fights = np.zeros(self.a_size, dtype=bool)
+        for stride, radix, fighting in zip(self.a_stride, self.a_radix, self.fighting, strict=True):
+            if fighting:
+                fights |= (a_index // stride) % radix > 0
+        values = np.tile(np.where(fights, np.nan, 0.0), self.d_size)
+        values[: self.a_size] = 1.0
+        return values
+
+    def terminal(self, index: int) -> float | None:
+        """1 when no defender is left (taken), 0 when the attacker cannot fight on (held)."""
+        if index < self.a_size:
+            return 1.0
+        attacker = _digits(index % self.a_size, self.a_radix)
+        fights = any(n and f for n, f in zip(attacker, self.fighting, strict=True))
+        return None if fights else 0.0
+
+    def left(self, index: int) -> tuple[int, int]:
+        """(attacking squads and leaders, defending stands) left in a state."""
+        defender, attacker = self.decode(index)
+        fighting = sum(
+            n
+            for n, c in zip(attacker, self.classes.attacker, strict=True)
+            if c.role in (Role.squad, Role.leader)
+        )
+        return fighting, sum(defender)
+
+
+def _product(values: Sequence[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+def _strides(radix: Sequence[int], unit: int) -> list[int]:
+    strides, step = [], unit
+    for r in reversed(radix):
+        strides.append(step)
+        step *= r
+    return list(reversed(strides))
+
+
+def _digits(index: int, radix: Sequence[int]) -> Counts:
+    digits = []
+    for r in reversed(radix):
+        index, n = divmod(index, r)
+        digits.append(n)
+    return tuple(reversed(digits))
+
+
+@dataclass
+class Grouping:
+    """One of the defender's groupings, by class (and by stand where it was enumerated)."""
+
+    comps: tuple[Counts, ...]
+    offsets: np.ndarray
+    stats: list[SideStats]
+    blocks: list[list[str]]
+
+
+@dataclass
+class AttackSet:
+    """Every useful legal attack on a number of combats, for one set of attacking counts.
+
+    ``counts[a, k, c]`` is how many of attacker class ``c`` attack combat ``k`` in attack ``a``;
+    the other arrays give each attack's combats the odds' inputs and the removal offsets.
+    """
+
+    counts: np.ndarray
+    offsets: np.ndarray
+    total: np.ndarray
+    fighters: np.ndarray
+    can_fight: np.ndarray
+    stands: np.ndarray
+    full: np.ndarray = field(init=False)
+    """Which attacks oppose every combat (step 6 has nothing to do)."""
+
+    def __post_init__(self) -> None:
+        self.full = np.asarray(self.stands.min(axis=1) > 0) if self.size else np.zeros(0, bool)
+
+    @property
+    def size(self) -> int:
+        return int(self.counts.shape[0])
+
+    def comps(self, a: int) -> tuple[Counts, ...]:
+        return tuple(tuple(int(n) for n in row) for row in self.counts[a])
+
+
+class View:
+    """One kind of round: its battle, classes, and the lines of play it allows, cached."""
+
+    def __init__(self, battle: Battle, space: Space):
+        self.battle = battle
+        self.classes = Classes.of(battle)
+        self.space = space
+        self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
+        self.best_leader_only = battle.ruleset.value("leader_bonus") != "sum"
+        self.d_weights = np.array(
+            [
+                space.d_stride[space.classes.class_of[c.members[0]].index]
+                for c in self.classes.defender
+            ],
+            dtype=np.int64,
+        )
+        self.a_weights = np.array(
+            [
+                space.a_stride[space.classes.class_of[c.members[0]].index]
+                for c in self.classes.attacker
+            ],
+            dtype=np.int64,
+        )
+        self.ratings = [
+            leader_rules.rating(battle, c.members[0]) if c.role == Role.leader else 0
+            for c in self.classes.attacker
+        ]
+        self._groupings: dict[Counts, list[Grouping]] = {}
+        self._attacks: dict[tuple[Counts, int], AttackSet] = {}
+        self._stats: dict[tuple[SideName, int], SideStats] = {}
+
+    # --- the odds' inputs of one side of a combat -----------------------------------------------
+
+    def offset(self, side: SideName, counts: Counts) -> int:
+        weights = self.d_weights if side == "defender" else self.a_weights
+        return int(np.dot(np.asarray(counts, dtype=np.int64), weights))
+
+    def stats(self, side: SideName, counts: Counts) -> SideStats:
+        """The side's total in a combat; stands of one class counted alike are alike here."""
+        key = (side, self.offset(side, counts))
+        found = self._stats.get(key)
+        if found is None:
+            stands = self.classes.members(side, counts)
+            total = side_total(self.battle, stands, attacking=side == "attacker")
+            found = SideStats(total.total, total.fighters, total.can_fight, len(stands))
+            self._stats[key] = found
+        return found
+
+    # --- steps 1-3 ------------------------------------------------------------------------------
+
+    def groupings(self, defender: Counts) -> list[Grouping]:
+        found = self._groupings.get(defender)
+        if found is None:
+            alive = self.classes.members("defender", defender) + self.battle.attacker.ids()
+            battle = self.battle.only(alive)
+            seen: dict[tuple[Counts, ...], Grouping] = {}
+            for blocks in legal_groupings(battle):
+                comps = tuple(self.classes.counts("defender", block) for block in blocks)
+                seen.setdefault(tuple(sorted(comps)), self.grouping(blocks))
+            found = list(seen.values())
+            self._groupings[defender] = found
+        return found
+
+    def grouping(self, blocks: list[list[str]]) -> Grouping:
+        comps = tuple(self.classes.counts("defender", block) for block in blocks)
+        return Grouping(
+            comps,
+            np.array([self.offset("defender", c) for c in comps], dtype=np.int64),
+            [self.stats("defender", c) for c in comps],
+            blocks,
+        )
+
+    # --- steps 4-5 ------------------------------------------------------------------------------
+
+    def attacks(self, attacker: Counts, combats: int) -> AttackSet:
+        key = (attacker, combats)
+        found = self._attacks.get(key)
+        if found is None:
+            found = self._attack_set(self._useful_attacks(attacker, combats))
+            self._attacks[key] = found
+        return found
+
+    def _useful_attacks(self, attacker: Counts, combats: int) -> np.ndarray:
+        """The legal attacks (counts per combat and class) but for leaders who add nothing."""
+        c = self.classes
+        squads = [k for k in c.attacker if k.role == Role.squad and attacker[k.index]]
+        if sum(attacker[k.index] for k in squads) < combats:
+            legal = list(class_attacks(c.attacker, c.near, c.commands, attacker, combats))
+            useful = [a for a in legal if self._adds_something(a)]
+            shape = (len(useful), combats, len(c.attacker))
+            return np.array(useful, dtype=np.int16).reshape(shape)
+        spread = squad_spreads(squads, attacker, combats)
+        rows = np.arange(len(spread))
+        placed: list[tuple[int, np.ndarray]] = []  # (class, combat per row; -1 out) per leader
+        taken = np.zeros((len(spread), combats), dtype=bool)
+        for leader in c.attacker:
+            if leader.role != Role.leader or not attacker[leader.index]:
+                continue
+            if not self.ratings[leader.index]:
+                continue  # a rating of 0 adds nothing where a squad of his side is
+            allowed = leader_places(leader, squads, spread, c.near, c.commands)
+            for copy in range(attacker[leader.index]):
+                here = allowed[rows] & ~taken if self.best_leader_only else allowed[rows]
+                if copy:  # identical leaders take combats in order: each arrangement once
+                    previous = placed[-1][1][:, None]
+                    later = np.arange(combats)[None, :]
+                    here &= (later > previous if self.best_leader_only else later >= previous) & (
+                        previous >= 0
+                    )
+                out_rows = np.arange(len(rows))
+                row_in, combat_in = np.nonzero(here)
+                order = np.concatenate([out_rows, row_in])
+                rows = rows[order]
+                taken = taken[order].copy()
+                taken[len(out_rows) + np.arange(len(row_in)), combat_in] = True
+                choice = np.concatenate([np.full(len(out_rows), -1), combat_in])
+                placed = [(cls, where[order]) for cls, where in placed]
+                placed.append((leader.index, choice))
+        counts = np.zeros((len(rows), combats, len(c.attacker)), dtype=np.int16)
+        for index, squad in enumerate(squads):
+            counts[:, :, squad.index] = spread[rows, index, :]
+        for cls, where in placed:
+            joined = where >= 0
+            counts[np.flatnonzero(joined), where[joined], cls] += 1
+        return counts
+
+    def _adds_something(self, attack: Sequence[Counts]) -> bool:
+        """Whether every leader of an attack raises his combat's total (see the module text)."""
+        classes = self.classes.attacker
+        for combat in attack:
+            squads = any(n and k.role == Role.squad for n, k in zip(combat, classes, strict=True))
+            leading = [
+                (self.ratings[k.index], n)
+                for n, k in zip(combat, classes, strict=True)
+                if n and k.role == Role.leader and (squads or not k.commander)
+            ]
+            as_squads = [
+                self.ratings[k.index]
+                for n, k in zip(combat, classes, strict=True)
+                if n and k.commander and not squads
+            ]
+            floor = max(as_squads, default=0) if self.best_leader_only else 0
+            if any(rating <= floor for rating, _ in leading):
+                return False
+            if self.best_leader_only and sum(n for _, n in leading) > 1:
+                return False
+        return True
+
+    def _attack_set(self, counts: np.ndarray) -> AttackSet:
+        offsets = np.tensordot(counts.astype(np.int64), self.a_weights, axes=([2], [0]))
+        shape = offsets.shape
+        _, first, inverse = np.unique(offsets.ravel(), return_index=True, return_inverse=True)
+        flat = counts.reshape(-1, counts.shape[2])
+        stats = [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]
+
+        def column(values: list[int] | list[bool], dtype: Any) -> np.ndarray:
+            return np.asarray(np.array(values, dtype=dtype)[inverse].reshape(shape))
+
+        return AttackSet(
+            counts,
+            offsets,
+            column([s.total for s in stats], np.int64),
+            column([s.fighters for s in stats], np.int64),
+            column([s.can_fight for s in stats], bool),
+            column([s.stands for s in stats], np.int64),
+        )
+
+    # --- step 6 ---------------------------------------------------------------------------------
+
+    def reallocations(
+        self, grouping: Grouping, opposed: Sequence[bool]
+    ) -> list[tuple[Counts, ...]]:
+        return list(
+            class_reallocations(self.classes.defender, grouping.comps, opposed, self.one_by_one)
+        )
+
+
+class Odds:
+    """P(attacker wins) of a combat from both sides' stats: vectorised floats, or exact."""
+
+    def __init__(self, battle: Battle, most_fighters: int):
+        ruleset = battle.ruleset
+        self.pool = ruleset.value("dice_mode") == "pool"
+        ties = ruleset.value("ties")
+        self.cap = most_fighters + 1 if self.pool else 0
+        self.exact = [
+            [
+                [
+                    win_probability(diff, "pool", ties, (a, d))
+                    if self.pool
+                    else win_probability(diff, "single", ties)
+                    for d in range(self.cap + 1)
+                ]
+                for a in range(self.cap + 1)
+            ]
+            for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1)
+        ]
+        self.table = np.array([[[float(p) for p in row] for row in plane] for plane in self.exact])
+
+    def _index(self, ta: Any, fa: Any, td: Any, fd: Any) -> tuple[Any, Any, Any]:
+        if self.pool:
+            diff = np.clip((ta - fa) - (td - fd), -DIFF_LIMIT, DIFF_LIMIT) + DIFF_LIMIT
+            return diff, np.minimum(fa, self.cap), np.minimum(fd, self.cap)
+        diff = np.clip(ta - td, -DIFF_LIMIT, DIFF_LIMIT) + DIFF_LIMIT
+        return diff, 0, 0
+
+    def floats(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
+        """P(attacker wins) of every combat of the given attacks: (attacks, combats)."""
+        td = np.array([s.total for s in defender])
+        fd = np.array([s.fighters for s in defender])
+        cd = np.array([s.can_fight for s in defender])
+        d, a, f = self._index(attacks.total[rows], attacks.fighters[rows], td, fd)
+        p = np.where(cd, self.table[d, a, f], 1.0)
+        return np.asarray(np.where(attacks.can_fight[rows], p, 0.0))
+
+    def fraction(self, attacker: SideStats, defender: SideStats) -> Fraction:
+        if not attacker.can_fight:
+            return Fraction(0)
+        if not defender.can_fight:
+            return Fraction(1)
+        d, a, f = self._index(attacker.total, attacker.fighters, defender.total, defender.fighters)
+        return self.exact[int(d)][int(a)][int(f)]
+
+
+def stats_of(attacks: AttackSet, a: int, k: int) -> SideStats:
+    """The attacking side's stats of combat ``k`` of attack ``a``."""
+    return SideStats(
+        int(attacks.total[a, k]),
+        int(attacks.fighters[a, k]),
+        bool(attacks.can_fight[a, k]),
+        int(attacks.stands[a, k]),
+    )

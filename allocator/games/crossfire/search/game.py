@@ -1,0 +1,303 @@
+"""The game solved by enumeration, from the battle's own first round: the exact best line for
+one side, the other choices of equal value and the runner-up, and for ``take`` the whole fight.
+
+The deciding side's choices are ranked by their float values; every choice whose float lies
+within twice :data:`~.engine.EPSILON` of the best (or, for the runner-up, of the best of the
+rest) is valued exactly, so ties and the runner-up are decided with fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from allocator.core.budget import Budget
+from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.rules.base import Counts, combat_names
+from allocator.games.crossfire.search.engine import (
+    EPSILON,
+    Engine,
+    Option,
+    OutOfTime,
+    Policy,
+    RoundLines,
+)
+from allocator.games.crossfire.search.lines import Choices, Combats, Line
+
+
+@dataclass
+class FightStats:
+    """How the whole fight goes when both sides play the optimal line in every round."""
+
+    p_attacker_takes: Fraction
+    expected_rounds: Fraction
+    expected_lost: dict[str, Fraction]
+    outcomes: dict[tuple[int, int], Fraction]
+    states: int
+
+
+@dataclass
+class GameOutcome:
+    """The enumeration's answer at the root, as data (the words live in :mod:`..words`)."""
+
+    line: Line
+    choices: Choices
+    proven: bool
+    states: int
+    fight: FightStats | None = None
+    bounds: tuple[Fraction, Fraction] | None = None
+    one_round: Fraction | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def solve_game(
+    battle: Battle,
+    side: str,
+    objective: str,
+    rounds: int | None,
+    budget: Budget,
+    given: Combats | None = None,
+) -> GameOutcome:
+    """The best line for ``side`` by enumeration (``given``: the file's grouping to answer)."""
+    engine = Engine(battle, objective, rounds, budget)
+    root = RootGame(engine, given)
+    try:
+        return root.solve(side)
+    except OutOfTime:
+        return root.bounded(side)
+
+
+@dataclass
+class RootGame:
+    """The first round of the battle, solved for one side."""
+
+    engine: Engine
+    given: Combats | None
+    lines: RoundLines = field(init=False)
+
+    def __post_init__(self) -> None:
+        e = self.engine
+        groupings = None
+        if self.given is not None:
+            groupings = [e.root.grouping([list(ids) for ids in self.given.values()])]
+        self.lines = e.round_lines(e.root, e.root_index(), groupings)
+        self.names = list(self.given) if self.given is not None else None
+
+    # --- the whole answer -----------------------------------------------------------------------
+
+    def solve(self, side: str) -> GameOutcome:
+        e, rounds = self.engine, self.engine.rounds
+        later = None if rounds is None else rounds - 1
+        values = e.line_values(self.lines, rounds, partial=True)
+        valued = self.lines.valued()
+        if not valued:
+            raise OutOfTime
+        if self.given is None:
+            groupings = _ranked(
+                {g: float(values[g].max()) for g in valued},
+                lambda g: e.exact_grouping(self.lines, g, rounds)[0],
+                low=True,
+            )
+            g = groupings.best
+        else:
+            g = 0
+        value, policy = e.exact_grouping(self.lines, g, rounds)
+        if side == "defender" and self.given is None:
+            runner = None
+            if groupings.runner is not None:
+                runner = self._line(*e.exact_grouping(self.lines, groupings.runner, rounds))
+            choices = Choices(groupings.same, self.lines.complete, runner)
+        else:
+            rows = values[g]
+            attacks = _ranked(
+                dict(enumerate(float(v) for v in rows)),
+                lambda a: e.exact_attack(self.lines, g, a, later, float(rows[a]))[0],
+                low=False,
+            )
+            runner = None
+            if attacks.runner is not None:
+                runner = self._line(
+                    *e.exact_attack(
+                        self.lines, g, attacks.runner, later, float(rows[attacks.runner])
+                    )
+                )
+            choices = Choices(attacks.same, True, runner)
+        outcome = GameOutcome(self._line(value, policy), choices, self.lines.complete, e.states)
+        if e.objective == "take":
+            outcome.fight = self._fight(policy)
+            outcome.one_round = self._one_round_cost()
+        return outcome
+
+    # --- a line of play, by stand ---------------------------------------------------------------
+
+    def _line(self, value: Fraction, policy: Policy) -> Line:
+        """The line of ``policy`` at the root, with stand ids and combat names."""
+        option = policy.option
+        view = self.engine.root
+        grouping = self.lines.groupings[option.grouping]
+        attacks = self.lines.attacks[option.grouping]
+        names = self.names or combat_names(len(grouping.blocks))
+        combats = {name: list(block) for name, block in zip(names, grouping.blocks, strict=True)}
+        members = {c.index: list(c.members) for c in view.classes.attacker}
+        attack: dict[str, list[str]] = {}
+        for k, name in enumerate(names):
+            for c, n in enumerate(attacks.comps(option.attack)[k]):
+                if n:
+                    attack.setdefault(name, []).extend(members[c][:n])
+                    members[c] = members[c][n:]
+        attack = {
+            name: sorted_like(ids, self.engine.battle.attacker.ids())
+            for name, ids in attack.items()
+        }
+        reallocate = self._reallocation(option, combats, attack, names)
+        return Line(combats, attack, reallocate, value)
+
+    def _reallocation(
+        self, option: Option, combats: Combats, attack: Combats, names: list[str]
+    ) -> dict[str, str]:
+        if option.finals is None:
+            return {}
+        view = self.engine.root
+        grouping = self.lines.groupings[option.grouping]
+        active = [k for k, name in enumerate(names) if attack.get(name)]
+        moving: dict[int, list[str]] = {}
+        for k, name in enumerate(names):
+            if k not in active:
+                for stand in combats[name]:
+                    moving.setdefault(view.classes.class_of[stand].index, []).append(stand)
+        reallocate: dict[str, str] = {}
+        for k, final in zip(active, option.finals, strict=True):
+            for c, n in enumerate(final):
+                extra = n - grouping.comps[k][c]
+                for stand in moving.get(c, [])[:extra]:
+                    reallocate[stand] = names[k]
+                moving[c] = moving.get(c, [])[extra:]
+        return reallocate
+
+    # --- the whole fight --------------------------------------------------------------------------
+
+    def _fight(self, root: Policy) -> FightStats:
+        """Where the optimal line leads: exact probabilities of every ending (a forward pass)."""
+        e = self.engine
+        space = e.space
+        reach: dict[tuple[int, int | None], Fraction] = {}
+        later = None if e.rounds is None else e.rounds - 1
+        for child, prob in root.outcomes:
+            reach[(child, later)] = reach.get((child, later), Fraction(0)) + prob
+        ended: dict[tuple[int, int], Fraction] = {}
+        rounds_played = Fraction(1)
+        start = space.left(e.root_index())
+        while reach:
+            key = max(reach)
+            prob = reach.pop(key)
+            index, left = key
+            if space.terminal(index) is not None or left == 0:
+                where = space.left(index)
+                ended[where] = ended.get(where, Fraction(0)) + prob
+                continue
+            rounds_played += prob
+            policy = e.policy[e._key(index, left)]
+            nxt = None if left is None else left - 1
+            for child, p in policy.outcomes:
+                reach[(child, nxt)] = reach.get((child, nxt), Fraction(0)) + prob * p
+        takes = sum((p for (_, defenders), p in ended.items() if defenders == 0), Fraction(0))
+        lost = {
+            "attacker": sum((p * (start[0] - a) for (a, _), p in ended.items()), Fraction(0)),
+            "defender": sum((p * (start[1] - d) for (_, d), p in ended.items()), Fraction(0)),
+        }
+        return FightStats(takes, rounds_played, lost, dict(sorted(ended.items())), e.states)
+
+    def _one_round_cost(self) -> Fraction | None:
+        """What the one-round optimum (sweep) grouping is worth over the whole fight."""
+        if self.given is not None:
+            return None
+        e = self.engine
+        sweep = Engine(e.battle, "sweep", 1, e.budget)
+        lines = sweep.round_lines(sweep.root, sweep.root_index())
+        values = sweep.grouping_values(lines, 1)
+        best = min(range(len(values)), key=lambda g: values[g])
+        chosen = lines.groupings[best].comps
+        for g, grouping in enumerate(self.lines.groupings):
+            if sorted(grouping.comps) == sorted(chosen):
+                return e.exact_grouping(self.lines, g, e.rounds)[0]
+        return None
+
+    # --- when the time limit stops the search -----------------------------------------------------
+
+    def bounded(self, side: str) -> GameOutcome:
+        """The best line found and bounds of the optimum, from the states searched in time."""
+        e = self.engine
+        bounds = []
+        for assume in (0.0, 1.0):
+            e.unknown_as = assume
+            self.lines.values = None
+            bounds.append(e.line_values(self.lines, e.rounds))
+        low, high = bounds
+        top_high = [float(v.max()) if len(v) else 1.0 for v in high]
+        g = int(np.argmin(top_high)) if side == "defender" and self.given is None else 0
+        a = int(np.argmax(low[g]))
+        lo = min(float(v.max()) for v in low if len(v))
+        hi = min(top_high)
+        value = _outward(float(low[g][a]), down=True)
+        line = self._line(value, Policy(Option(g, a, self._finals(g, a)), value, []))
+        return GameOutcome(
+            line,
+            Choices(0, False, None),
+            False,
+            e.states,
+            bounds=(_outward(lo, down=True), _outward(hi, down=False)),
+        )
+
+    def _finals(self, g: int, a: int) -> tuple[Counts, ...] | None:
+        attacks = self.lines.attacks[g]
+        if attacks.full[a]:
+            return None
+        later = None if self.engine.rounds is None else self.engine.rounds - 1
+        options = self.engine.reallocation_values(self.lines, g, a, later)
+        return min(options, key=lambda option: option[1])[0]
+
+
+@dataclass
+class Ranked:
+    """The exact best choice, how many others equal it, and the exact runner-up."""
+
+    best: int
+    same: int
+    runner: int | None
+
+
+def _ranked(floats: dict[int, float], exact: Callable[[int], Fraction], low: bool) -> Ranked:
+    """Rank choices by float, deciding the best, its equals and the runner-up exactly."""
+    sign = 1 if low else -1
+    order = sorted(floats, key=lambda i: (sign * floats[i], i))
+    top = floats[order[0]]
+    near = [i for i in order if abs(floats[i] - top) <= 2 * EPSILON]
+    rest = [i for i in order if abs(floats[i] - top) > 2 * EPSILON]
+    if rest:
+        second = floats[rest[0]]
+        near += [i for i in rest if abs(floats[i] - second) <= 2 * EPSILON]
+    values = {i: exact(i) for i in near}
+    best_value = min(values.values()) if low else max(values.values())
+    best = next(i for i in order if i in values and values[i] == best_value)
+    same = sum(1 for v in values.values() if v == best_value) - 1
+    worse = [i for i in values if values[i] != best_value]
+    runner = None
+    if worse:
+        runner = (min if low else max)(worse, key=lambda i: (values[i], -i if not low else i))
+    return Ranked(best, same, runner)
+
+
+def _outward(value: float, down: bool) -> Fraction:
+    """A float bound as a short fraction, rounded outward past any float error."""
+    scale = 10**6
+    shifted = value * scale + (-0.01 if down else 0.01)
+    numerator = int(np.floor(shifted)) if down else int(np.ceil(shifted))
+    return min(max(Fraction(numerator, scale), Fraction(0)), Fraction(1))
+
+
+def sorted_like(ids: list[str], order: list[str]) -> list[str]:
+    position = {s: i for i, s in enumerate(order)}
+    return sorted(ids, key=position.__getitem__)

@@ -32,10 +32,18 @@ from allocator.core.errors import InputError
 from allocator.core.library import names
 from allocator.core.limits import Limits
 from allocator.core.reader import excerpt
-from allocator.games.crossfire.battle import COMMANDERS, ROLES, Battle, Role, battle_from_data
+from allocator.games.crossfire.battle import (
+    COMMANDERS,
+    ROLES,
+    Battle,
+    Role,
+    battle_from_data,
+    load_organisation,
+)
 from allocator.games.crossfire.profile import crossfire_profiles, shipped_profile
 from allocator.games.crossfire.rules import RULES, STEP_TITLES
 from allocator.games.crossfire.rules import capacity as capacity_rules
+from allocator.games.crossfire.rules.base import combat_names
 from allocator.games.crossfire.schema import (
     Building,
     Organisation,
@@ -47,7 +55,6 @@ from allocator.games.crossfire.schema import (
     Unit,
     UnitKind,
 )
-from allocator.games.crossfire.search.stages import combat_names
 from allocator.games.crossfire.warnings import battle_warnings
 
 #: How each stand type is written on a counter.
@@ -74,6 +81,8 @@ ROLE_LABELS: dict[Role, str] = {
 }
 #: A flow collection (``{id: d1, type: rifle}``) is written on one line up to this width.
 FLOW_WIDTH = 88
+#: Characters YAML reads as line breaks or refuses raw: written escaped, in double quotes.
+_ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 #: Longer texts are written folded (``description: >``), as the shipped scenarios are.
 FOLDED_TEXT = 80
 
@@ -267,8 +276,6 @@ def terms() -> Terms:
 
 
 def organisations() -> list[Organisation]:
-    from allocator.games.crossfire.battle import load_organisation
-
     return [load_organisation(name) for name in names("orgs")]
 
 
@@ -308,8 +315,6 @@ def _units_in_order(units: list[Unit]) -> list[tuple[Unit, int, str | None]]:
 
 def organisation_detail(name: str) -> OrganisationDetail:
     """One organisation's units in tree order, each with its stands (a bare name only)."""
-    from allocator.games.crossfire.battle import load_organisation
-
     org = load_organisation(name)
     return OrganisationDetail(
         name=org.name,
@@ -416,9 +421,13 @@ def _one_line(data: Any) -> bool:
 
 
 def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
-    style = ">" if len(text) > FOLDED_TEXT and "\n" not in text.rstrip("\n") else None
-    if "\n" in text.rstrip("\n"):
+    style: str | None = None
+    if _ESCAPED.search(text):
+        style = '"'  # only double quotes keep these characters as they are
+    elif "\n" in text.rstrip("\n"):
         style = "|"
+    elif len(text) > FOLDED_TEXT:
+        style = ">"
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 

@@ -13,8 +13,13 @@ from __future__ import annotations
 
 import random
 import secrets
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from allocator.core.budget import Budget
 from allocator.core.errors import InputError
+from allocator.core.limits import default_limits
 from allocator.games.crossfire.answers import (
     PlayedRound,
     Roll,
@@ -27,6 +32,9 @@ from allocator.games.crossfire.battle import SIDES, Battle, Role
 from allocator.games.crossfire.odds import CombatOdds, round_odds, sweep
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.schema import Allocation, SideName
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.search.game import Playbook
 
 #: Seeds are drawn from this range when the player gives none (small enough to type back in).
 SEED_RANGE = 1_000_000
@@ -105,14 +113,45 @@ def fight_over(battle: Battle, left: dict[SideName, list[str]]) -> SideName | No
     return None
 
 
-def first_allocation(battle: Battle, objective: str, time_limit: float | None) -> Allocation:
-    allocation = battle.allocation
-    if allocation is None or allocation.attack is None:
+@dataclass
+class Plan:
+    """How each round is played: the file's complete allocation in round 1 (when it has one),
+    and otherwise both sides' best line for the objective (``take``: over the whole fight).
+
+    One time budget bounds every solve the plan makes.
+    """
+
+    battle: Battle
+    objective: str
+    time_limit: float | None
+    rounds: int | None = None
+    given: Allocation | None = field(init=False)
+    playbook: Playbook | None = field(init=False, default=None)
+    take: Fraction | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
         from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, solve
 
-        return solve(
-            battle, "defender", objective, time_limit or DEFAULT_TIME_LIMIT
-        ).line.allocation()
+        self.budget = Budget(self.time_limit or DEFAULT_TIME_LIMIT)
+        self.given = _given_allocation(self.battle)
+        if self.objective == "take":
+            outcome = solve(self.battle, "defender", "take", rounds=self.rounds, budget=self.budget)
+            self.playbook, self.take = outcome.playbook, outcome.line.value
+
+    def __call__(self, current: Battle, round_number: int) -> Allocation:
+        if round_number == 1 and self.given is not None:
+            return self.given
+        if self.playbook is not None:
+            return self.playbook.allocation(current, round_number)
+        from allocator.games.crossfire.search.solve import solve
+
+        return solve(current, "defender", self.objective, budget=self.budget).line.allocation()
+
+
+def _given_allocation(battle: Battle) -> Allocation | None:
+    allocation = battle.allocation
+    if allocation is None or allocation.attack is None:
+        return None
     broken = check(battle)
     if broken:
         raise InputError(
@@ -124,22 +163,16 @@ def first_allocation(battle: Battle, objective: str, time_limit: float | None) -
     return allocation
 
 
-def simulate(
-    battle: Battle,
-    rounds: int,
-    seed: int | None = None,
-    objective: str = "sweep",
-    time_limit: float | None = None,
-) -> SimulateAnswer:
-    """Roll up to ``rounds`` rounds; after the first both sides play the optimal line."""
-    seed = fresh_seed() if seed is None else seed
-    rng = random.Random(seed)
+def play(
+    battle: Battle, rounds: int, rng: random.Random, allocation_of: Plan
+) -> tuple[list[PlayedRound], dict[SideName, list[str]], SideName | None]:
+    """Play up to ``rounds`` rounds: each round's rolls, the stands left, the winner if any."""
     history = []
-    allocation = first_allocation(battle, objective, time_limit)
     current = battle
     winner: SideName | None = None
     left: dict[SideName, list[str]] = {side: list(battle.side(side).stands) for side in SIDES}
     for number in range(1, rounds + 1):
+        allocation = allocation_of(current, number)
         combats, removed = roll_round(current, allocation, rng)
         history.append(
             PlayedRound(round=number, allocation=allocation, combats=combats, removed=removed)
@@ -148,14 +181,24 @@ def simulate(
             side: [s for s in current.side(side).stands if s not in removed[side]] for side in SIDES
         }
         winner = fight_over(current, left)
-        if winner is not None or number == rounds:
+        if winner is not None:
             break
         current = current.next_round(left["defender"] + left["attacker"])
-        from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, solve
+    return history, left, winner
 
-        allocation = solve(
-            current, "defender", objective, time_limit or DEFAULT_TIME_LIMIT
-        ).line.allocation()
+
+def simulate(
+    battle: Battle,
+    rounds: int,
+    seed: int | None = None,
+    objective: str = "sweep",
+    time_limit: float | None = None,
+) -> SimulateAnswer:
+    """Roll up to ``rounds`` rounds; after the first both sides play their best line."""
+    seed = fresh_seed() if seed is None else seed
+    history, left, winner = play(
+        battle, rounds, random.Random(seed), Plan(battle, objective, time_limit)
+    )
     return SimulateAnswer(
         seed=seed,
         rounds=history,
@@ -170,25 +213,33 @@ def trials(
     seed: int | None = None,
     objective: str = "sweep",
     time_limit: float | None = None,
+    rounds: int | None = None,
 ) -> TrialsAnswer:
-    """Empirical win rates of each combat over ``count`` rolls of the first round."""
+    """Empirical rates over ``count`` plays: each combat of the first round, every combat won,
+    and for ``take`` the whole fight played to its end (both sides at their best)."""
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
-    allocation = first_allocation(battle, objective, time_limit)
-    odds = round_odds(
-        battle, allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}
-    )
+    allocation_of = Plan(battle, objective, time_limit, rounds)
+    first = allocation_of(battle, 1)
+    odds = round_odds(battle, first.combats or {}, first.attack or {}, first.reallocate or {})
     wins = dict.fromkeys((c.name for c in odds), 0)
-    sweeps = 0
+    sweeps = takes = 0
+    longest = rounds or default_limits().max_rounds
     for _ in range(count):
-        results = [roll_combat(battle, c, rng).winner for c in odds]
-        for combat, winner in zip(odds, results, strict=True):
-            wins[combat.name] += winner == "attacker"
+        if objective == "take":
+            history, _, winner = play(battle, longest, rng, allocation_of)
+            results = [c.winner for c in history[0].combats]
+            takes += winner == "attacker"
+        else:
+            results = [roll_combat(battle, c, rng).winner for c in odds]
+        for combat, winner_of in zip(odds, results, strict=True):
+            wins[combat.name] += winner_of == "attacker"
         sweeps += all(w == "attacker" for w in results)
+    take = allocation_of.take
     return TrialsAnswer(
         trials=count,
         seed=seed,
-        objective=objective,
+        objective=objective,  # type: ignore[arg-type]
         combats=[
             TrialCombat(
                 name=c.name,
@@ -199,4 +250,6 @@ def trials(
         ],
         sweep_rate=sweeps / count,
         p_sweep=float(sweep(odds)),
+        take_rate=None if take is None else takes / count,
+        p_take=take,
     )

@@ -45,6 +45,8 @@ from allocator.games.crossfire.search.enumeration import (
 
 #: Float values closer than this are compared again with fractions (float errors are ~1e-13).
 EPSILON = 1e-9
+#: Lines valued at once (bounds the memory of a round with very many attacks).
+BATCH = 32_768
 
 
 class OutOfTime(Exception):
@@ -113,6 +115,8 @@ class Engine:
         self.policy: dict[Any, Policy] = {}
         self.states = 0
         self.searched: dict[Any, RoundLines] = {}
+        #: Whether values are probabilities, within [0, 1] (so a 0 or a 1 cannot be bettered).
+        self.bounded = self.objective != "exchange"
         #: When set, states not yet searched count as this (bounds after a time-out).
         self.unknown_as: float | None = None
 
@@ -225,25 +229,23 @@ class Engine:
         later: int | None,
     ) -> np.ndarray:
         """(groupings, attacks) values of the attacks that oppose every combat."""
-        groupings = [lines.groupings[g] for g in same]
-        combats = len(groupings[0].comps)
-        d_stats = [[s for s in g.stats] for g in groupings]
-        p = np.stack([self.odds.floats(attacks, rows, stats) for stats in d_stats])
-        d_off = np.stack([g.offsets for g in groupings])
-        a_off = attacks.offsets[rows]
-        d_stands = np.array([[s.stands for s in stats] for stats in d_stats])
-        a_stands = attacks.stands[rows]
-        shape = (len(same), int(rows.sum()))
-        flat = self._values(
-            lines.index,
-            p.reshape(-1, combats),
-            np.repeat(d_off, shape[1], axis=0),
-            np.tile(a_off, (len(same), 1)),
-            np.repeat(d_stands, shape[1], axis=0),
-            np.tile(a_stands, (len(same), 1)),
-            later,
-        )
-        return flat.reshape(shape)
+        chosen = np.flatnonzero(rows)
+        found = np.empty((len(same), len(chosen)))
+        for row, g in enumerate(same):
+            grouping = lines.groupings[g]
+            d_stands = np.array([s.stands for s in grouping.stats])
+            for start in range(0, len(chosen), BATCH):
+                part = chosen[start : start + BATCH]
+                found[row, start : start + len(part)] = self._values(
+                    lines.index,
+                    self.odds.floats(attacks, part, grouping.stats),
+                    np.broadcast_to(grouping.offsets, (len(part), len(grouping.offsets))),
+                    attacks.offsets[part],
+                    np.broadcast_to(d_stands, (len(part), len(d_stands))),
+                    attacks.stands[part],
+                    later,
+                )
+        return found
 
     def reallocation_values(
         self, lines: RoundLines, g: int, a: int, later: int | None
@@ -302,13 +304,13 @@ class Engine:
             unique, inverse = np.unique(children, return_inverse=True)
             known = np.array([self.value(int(i), later) for i in unique])
             return np.asarray(known[inverse.reshape(children.shape)])
-        values = self.values[children]
+        values = np.array(self.values[children])
         missing = np.isnan(values)
         if missing.any():
-            for child in np.unique(children[missing]):
-                self.value(int(child), later)
-            values = self.values[children]
-        return np.asarray(values)
+            unique, inverse = np.unique(children[missing], return_inverse=True)
+            found = np.array([self.value(int(child), later) for child in unique])
+            values[missing] = found[inverse]
+        return values
 
     # --- exact values ------------------------------------------------------------------------
 
@@ -343,6 +345,8 @@ class Engine:
             candidate = self.exact_grouping(lines, g, rounds)
             if best is None or candidate[0] < best[0]:
                 best = candidate
+            if self.bounded and best[0] == 0:
+                break  # nothing can be lower
         assert best is not None, "the float optimum has a grouping within EPSILON of it"
         return best
 
@@ -358,6 +362,8 @@ class Engine:
             candidate = self.exact_attack(lines, g, int(a), later, float(values[a]))
             if best is None or candidate[0] > best[0]:
                 best = candidate
+            if self.bounded and best[0] == 1:
+                break  # nothing can be higher
         assert best is not None
         return best
 
@@ -390,6 +396,8 @@ class Engine:
             candidate = self._exact_line(lines.index, attacks, a, combats, later, option, active)
             if best is None or candidate[0] < best[0]:
                 best = candidate
+            if self.bounded and best[0] == 0:
+                break
         assert best is not None
         return best
 

@@ -17,6 +17,8 @@ import numpy as np
 from allocator.core.budget import Budget
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules.base import Counts, combat_names
+from allocator.games.crossfire.schema import Allocation
+from allocator.games.crossfire.search.classes import Classes
 from allocator.games.crossfire.search.engine import (
     EPSILON,
     Engine,
@@ -50,7 +52,7 @@ class GameOutcome:
     fight: FightStats | None = None
     bounds: tuple[Fraction, Fraction] | None = None
     one_round: Fraction | None = None
-    notes: list[str] = field(default_factory=list)
+    playbook: Playbook | None = None
 
 
 def solve_game(
@@ -129,53 +131,18 @@ class RootGame:
         if e.objective == "take":
             outcome.fight = self._fight(policy)
             outcome.one_round = self._one_round_cost()
+            outcome.playbook = Playbook(self, policy)
         return outcome
 
     # --- a line of play, by stand ---------------------------------------------------------------
 
     def _line(self, value: Fraction, policy: Policy) -> Line:
         """The line of ``policy`` at the root, with stand ids and combat names."""
-        option = policy.option
-        view = self.engine.root
-        grouping = self.lines.groupings[option.grouping]
-        attacks = self.lines.attacks[option.grouping]
-        names = self.names or combat_names(len(grouping.blocks))
-        combats = {name: list(block) for name, block in zip(names, grouping.blocks, strict=True)}
-        members = {c.index: list(c.members) for c in view.classes.attacker}
-        attack: dict[str, list[str]] = {}
-        for k, name in enumerate(names):
-            for c, n in enumerate(attacks.comps(option.attack)[k]):
-                if n:
-                    attack.setdefault(name, []).extend(members[c][:n])
-                    members[c] = members[c][n:]
-        attack = {
-            name: sorted_like(ids, self.engine.battle.attacker.ids())
-            for name, ids in attack.items()
-        }
-        reallocate = self._reallocation(option, combats, attack, names)
-        return Line(combats, attack, reallocate, value)
-
-    def _reallocation(
-        self, option: Option, combats: Combats, attack: Combats, names: list[str]
-    ) -> dict[str, str]:
-        if option.finals is None:
-            return {}
-        view = self.engine.root
-        grouping = self.lines.groupings[option.grouping]
-        active = [k for k, name in enumerate(names) if attack.get(name)]
-        moving: dict[int, list[str]] = {}
-        for k, name in enumerate(names):
-            if k not in active:
-                for stand in combats[name]:
-                    moving.setdefault(view.classes.class_of[stand].index, []).append(stand)
-        reallocate: dict[str, str] = {}
-        for k, final in zip(active, option.finals, strict=True):
-            for c, n in enumerate(final):
-                extra = n - grouping.comps[k][c]
-                for stand in moving.get(c, [])[:extra]:
-                    reallocate[stand] = names[k]
-                moving[c] = moving.get(c, [])[extra:]
-        return reallocate
+        battle = self.engine.battle
+        allocation = instantiate(self.lines, policy.option, battle, self.names)
+        return Line(
+            allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}, value
+        )
 
     # --- the whole fight --------------------------------------------------------------------------
 
@@ -260,6 +227,81 @@ class RootGame:
         return min(options, key=lambda option: option[1])[0]
 
 
+def instantiate(
+    lines: RoundLines, option: Option, battle: Battle, names: list[str] | None = None
+) -> Allocation:
+    """A line of a round, by class, as an allocation of the stands of ``battle`` that are left.
+
+    The round's groupings were enumerated on representative stands (the first of each class);
+    each is replaced by a stand of the same class that is in ``battle``, in file order.
+    """
+    classes = lines.view.classes
+    grouping = lines.groupings[option.grouping]
+    attacks = lines.attacks[option.grouping]
+    actual: dict[str, str] = {}
+    for c, stands in _by_class(classes, battle.defender.ids()).items():
+        for representative, stand in zip(classes.defender[c].members, stands, strict=False):
+            actual[representative] = stand
+    names = names or combat_names(len(grouping.blocks))
+    combats = {
+        name: [actual[s] for s in block] for name, block in zip(names, grouping.blocks, strict=True)
+    }
+    free = _by_class(classes, battle.attacker.ids())
+    attack: dict[str, list[str]] = {}
+    for k, name in enumerate(names):
+        for c, n in enumerate(attacks.comps(option.attack)[k]):
+            if n:
+                attack.setdefault(name, []).extend(free[c][:n])
+                free[c] = free[c][n:]
+    order = battle.attacker.ids()
+    attack = {name: sorted(ids, key=order.index) for name, ids in attack.items()}
+    reallocate: dict[str, str] = {}
+    if option.finals is not None:
+        active = [k for k, name in enumerate(names) if attack.get(name)]
+        unopposed = [s for k, name in enumerate(names) if k not in active for s in combats[name]]
+        moving = _by_class(classes, unopposed)
+        for k, final in zip(active, option.finals, strict=True):
+            for c, n in enumerate(final):
+                extra = n - grouping.comps[k][c]
+                for stand in moving.get(c, [])[:extra]:
+                    reallocate[stand] = names[k]
+                moving[c] = moving.get(c, [])[extra:]
+    return Allocation(combats=combats, attack=attack, reallocate=reallocate)
+
+
+def _by_class(classes: Classes, stands: list[str]) -> dict[int, list[str]]:
+    found: dict[int, list[str]] = {}
+    for stand in stands:
+        found.setdefault(classes.class_of[stand].index, []).append(stand)
+    return found
+
+
+@dataclass
+class Playbook:
+    """What both sides play in every round of the whole fight, for a simulation to follow."""
+
+    root: RootGame
+    first: Policy
+
+    def allocation(self, battle: Battle, round_number: int) -> Allocation:
+        """The line of play of round ``round_number`` (1: the battle's own) for the stands of
+        ``battle`` that are left."""
+        root = self.root
+        if round_number == 1:
+            return instantiate(root.lines, self.first.option, battle, root.names)
+        e = root.engine
+        c = e.space.classes
+        index = e.space.index(
+            c.counts("defender", battle.defender.ids()), c.counts("attacker", battle.attacker.ids())
+        )
+        left = None if e.rounds is None else e.rounds - round_number + 1
+        key = e._key(index, left)
+        if key not in e.policy:
+            e.exact_value(index, left)
+        lines = e.searched.get(key) or e.round_lines(e.later, index)
+        return instantiate(lines, e.policy[key].option, battle)
+
+
 @dataclass
 class Ranked:
     """The exact best choice, how many others equal it, and the exact runner-up."""
@@ -296,8 +338,3 @@ def _outward(value: float, down: bool) -> Fraction:
     shifted = value * scale + (-0.01 if down else 0.01)
     numerator = int(np.floor(shifted)) if down else int(np.ceil(shifted))
     return min(max(Fraction(numerator, scale), Fraction(0)), Fraction(1))
-
-
-def sorted_like(ids: list[str], order: list[str]) -> list[str]:
-    position = {s: i for i, s in enumerate(order)}
-    return sorted(ids, key=position.__getitem__)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import islice
-from math import comb, prod
+from math import comb, perm, prod
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
@@ -33,7 +33,7 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line
 from allocator.games.crossfire.warnings import solve_warnings
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.search.game import FightStats
+    from allocator.games.crossfire.search.game import FightStats, Playbook
 
 DEFAULT_TIME_LIMIT = 10.0
 OBJECTIVES = ("sweep", "exchange", "take")
@@ -63,6 +63,7 @@ class SolveOutcome:
     bounds: tuple[Fraction, Fraction] | None = None
     one_round: Fraction | None = None
     rounds: int | None = None
+    playbook: Playbook | None = None
 
     @property
     def status(self) -> str:
@@ -89,7 +90,8 @@ def enumeration_fits(battle: Battle, given: Combats | None) -> bool:
     """Whether the first round's lines are few enough to value every one of them.
 
     Counted from the groupings and, for each number of combats, the ways to spread every
-    attacking squad and to place every leader (an upper bound of the legal attacks).
+    attacking squad and to place the leaders (each beside at most one other where only the best
+    rating counts): an upper bound of the attacks the enumeration keeps.
     """
     if given is not None:
         sizes = [len(given)]
@@ -100,11 +102,19 @@ def enumeration_fits(battle: Battle, given: Combats | None) -> bool:
     attacker = battle.attacker
     squads: dict[tuple[object, ...], int] = {}
     for s in attacker.ids(Role.squad):
-        key = (battle.stand(s).type, battle.stand(s).unit, battle.stand(s).quality)
+        stand = battle.stand(s)
+        key = (stand.type, stand.unit, stand.quality, stand.suppressed)
         squads[key] = squads.get(key, 0) + 1
     leaders = len(attacker.ids(Role.leader))
-    lines: int = sum(
-        prod(comb(n + k - 1, k - 1) for n in squads.values()) * (k + 1) ** leaders for k in sizes
+    one_each = battle.ruleset.value("leader_bonus") != "sum"
+
+    def leader_ways(k: int) -> int:
+        if not one_each:
+            return int((k + 1) ** leaders)
+        return sum(comb(leaders, j) * perm(k, j) for j in range(min(leaders, k) + 1))
+
+    lines = sum(
+        prod(comb(n + k - 1, k - 1) for n in squads.values()) * leader_ways(k) for k in sizes
     )
     return lines <= ENUMERATION_LINES
 
@@ -164,6 +174,7 @@ def _by_enumeration(
         bounds=game.bounds,
         one_round=game.one_round,
         rounds=rounds,
+        playbook=game.playbook,
     )
 
 

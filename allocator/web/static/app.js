@@ -11,6 +11,7 @@ import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSolve} from "./js/solve.js";
 import {emptyAllocation} from "./js/allocation.js";
+import {STAGES} from "./js/stages.js";
 import {commit, on, setStep, state, undo} from "./js/state.js";
 
 /** The glossary the rule links point to: every rule's statement, step by step. */
@@ -40,9 +41,11 @@ async function start() {
     }
   });
   $("undo").addEventListener("click", undo);
-  for (const button of document.querySelectorAll(".step")) {
-    button.addEventListener("click", () => setStep(Number(button.dataset.step)));
-  }
+  $("steps").prepend(...STAGES.map((stage) => el("button", {
+    type: "button", class: "step", "data-step": stage.step, "data-testid": `step-${stage.step}`,
+    onclick: () => setStep(stage.step),
+  }, el("b", {text: String(stage.step)}), ` ${stage.title} `,
+  el("small", {text: stage.procedure}))));
   try {
     renderGlossary(await loadRules());
   } catch (error) {

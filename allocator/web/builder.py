@@ -9,10 +9,9 @@ file does.
 
 >>> from fastapi import FastAPI
 >>> from fastapi.testclient import TestClient
->>> from allocator.web.settings import WebSettings
+>>> from allocator.core.limits import default_limits
 >>> app = FastAPI()
->>> app.state.settings = WebSettings()
->>> app.include_router(router)
+>>> app.include_router(router_for(default_limits()))
 >>> TestClient(app).get("/api/organisations").json()["nations"][0]["nation"]
 'Germany'
 """
@@ -24,8 +23,9 @@ from itertools import groupby
 from typing import Annotated, Any, Literal
 
 import yaml
-from fastapi import APIRouter, Body, Depends, Request
+from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
 from allocator.core.errors import InputError
@@ -89,15 +89,6 @@ FOLDED_TEXT = 80
 ScenarioBody = Annotated[
     dict[str, Any], Body(description="A scenario, as in a scenario file (see `cfalloc schema`).")
 ]
-
-
-def request_limits(request: Request) -> Limits:
-    """The server's limits (the command line's, raised with the same CFALLOC_* variables)."""
-    limits: Limits = request.app.state.settings.limits
-    return limits
-
-
-RequestLimits = Annotated[Limits, Depends(request_limits)]
 
 
 # ---------------------------------------------------------------- the answers
@@ -489,53 +480,53 @@ def file_name(battle: Battle) -> str:
 
 # ---------------------------------------------------------------- the routes
 
-router = APIRouter(tags=["page"])
 
+def router_for(limits: Limits, route_class: type[APIRoute] = APIRoute) -> APIRouter:
+    """The page's endpoints, refusing what is over ``limits`` (the server's, which are the
+    command line's); ``route_class`` lets the app read their bodies its own way."""
+    router = APIRouter(tags=["page"], route_class=route_class)
 
-@router.get("/api/terms")
-def get_terms() -> Terms:
-    """The words of the game: stand types with their labels and roles, unit kinds, qualities,
-    every rule's statement and every step's title."""
-    return terms()
+    @router.get("/api/terms")
+    def get_terms() -> Terms:
+        """The words of the game: stand types with their labels and roles, unit kinds,
+        qualities, every rule's statement and every step's title."""
+        return terms()
 
+    @router.get("/api/organisations")
+    def get_library() -> Library:
+        """The shipped organisations (`models/orgs/`), grouped by nation."""
+        return library()
 
-@router.get("/api/organisations")
-def get_library() -> Library:
-    """The shipped organisations (`models/orgs/`), grouped by nation."""
-    return library()
+    @router.get(
+        "/api/organisations/{name}",
+        responses={404: {"description": "No shipped organisation of that name."}},
+    )
+    def get_organisation(name: str) -> Any:
+        """One shipped organisation: its units in tree order, each with its stands."""
+        if name not in names("orgs"):
+            error = InputError(
+                f"no shipped organisation {excerpt(name)} (shipped: {', '.join(names('orgs'))})",
+                place="name",
+            )
+            return JSONResponse({"error": error.to_dict()}, status_code=404)
+        return organisation_detail(name)
 
+    @router.get("/api/profiles")
+    def get_profiles() -> Profiles:
+        """The shipped Crossfire ruleset profiles, with every value a house rule may change."""
+        return profiles()
 
-@router.get(
-    "/api/organisations/{name}",
-    responses={404: {"description": "No shipped organisation of that name."}},
-)
-def get_organisation(name: str) -> Any:
-    """One shipped organisation: its units in tree order, each with its stands."""
-    if name not in names("orgs"):
-        error = InputError(
-            f"no shipped organisation {excerpt(name)} (shipped: {', '.join(names('orgs'))})",
-            place="name",
-        )
-        return JSONResponse({"error": error.to_dict()}, status_code=404)
-    return organisation_detail(name)
+    @router.post("/api/board")
+    def post_board(scenario: ScenarioBody) -> Board:
+        """A scenario as the page draws it: the building and what it holds, both sides' stands
+        (organisations expanded) with their labels, names for new combats, which attacking
+        leaders are near whom, and the warnings."""
+        return board(battle_from_data(scenario, limits=limits))
 
+    @router.post("/api/scenario-yaml")
+    def post_scenario_yaml(scenario: ScenarioBody) -> ScenarioYaml:
+        """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
+        battle = battle_from_data(scenario, limits=limits)
+        return ScenarioYaml(yaml=scenario_yaml(battle), file_name=file_name(battle))
 
-@router.get("/api/profiles")
-def get_profiles() -> Profiles:
-    """The shipped Crossfire ruleset profiles, with every value a house rule may change."""
-    return profiles()
-
-
-@router.post("/api/board")
-def post_board(scenario: ScenarioBody, limits: RequestLimits) -> Board:
-    """A scenario as the page draws it: the building and what it holds, both sides' stands
-    (organisations expanded) with their labels, names for new combats, which attacking leaders
-    are near whom, and the warnings."""
-    return board(battle_from_data(scenario, limits=limits))
-
-
-@router.post("/api/scenario-yaml")
-def post_scenario_yaml(scenario: ScenarioBody, limits: RequestLimits) -> ScenarioYaml:
-    """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
-    battle = battle_from_data(scenario, limits=limits)
-    return ScenarioYaml(yaml=scenario_yaml(battle), file_name=file_name(battle))
+    return router

@@ -235,7 +235,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return error_answer(413, InputError(exc.detail, place="body"))
 
     limits = settings.limits
-    app.include_router(builder.router_for(limits))
+    app.include_router(builder.router_for(limits, responses=ERROR_ANSWERS))
 
     @app.post("/api/check", tags=["rules"], responses=ERROR_ANSWERS, response_model=CheckAnswer)
     def check(scenario: ScenarioBody) -> Any:

@@ -481,10 +481,15 @@ def file_name(battle: Battle) -> str:
 # ---------------------------------------------------------------- the routes
 
 
-def router_for(limits: Limits, route_class: type[APIRoute] = APIRoute) -> APIRouter:
+def router_for(
+    limits: Limits,
+    route_class: type[APIRoute] = APIRoute,
+    responses: dict[int | str, dict[str, Any]] | None = None,
+) -> APIRouter:
     """The page's endpoints, refusing what is over ``limits`` (the server's, which are the
-    command line's); ``route_class`` lets the app read their bodies its own way."""
-    router = APIRouter(tags=["page"], route_class=route_class)
+    command line's); ``route_class`` lets the app read their bodies its own way, and
+    ``responses`` documents its refusals."""
+    router = APIRouter(tags=["page"], route_class=route_class, responses=responses)
 
     @router.get("/api/terms")
     def get_terms() -> Terms:
@@ -499,6 +504,7 @@ def router_for(limits: Limits, route_class: type[APIRoute] = APIRoute) -> APIRou
 
     @router.get(
         "/api/organisations/{name}",
+        response_model=OrganisationDetail,
         responses={404: {"description": "No shipped organisation of that name."}},
     )
     def get_organisation(name: str) -> Any:

@@ -36,7 +36,9 @@ LIMITS = WebSettings(limits=Limits(max_stands_per_side=20, max_values=5_000))
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app(LIMITS), raise_server_exceptions=False)
+    return TestClient(
+        create_app(LIMITS), base_url="http://127.0.0.1", raise_server_exceptions=False
+    )
 
 
 def two_organisations() -> dict[str, Any]:

@@ -47,6 +47,7 @@ STRANDED_PC = (
 def open_example(page: Any, *, empty: bool = False) -> None:
     """Pick the guide's example from the list; with ``empty``, clear its allocation."""
     page.get_by_test_id("scenario-select").select_option(SEED)
+    expect(page.locator("body")).not_to_have_attribute("data-loading", "true")
     expect(page.get_by_test_id("building-name")).to_contain_text("2 HMGs and 1 rifle squad")
     expect_status(page, "legal")
     if empty:

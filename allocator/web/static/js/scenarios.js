@@ -52,8 +52,15 @@ export function showScenarioError(error) {
  */
 async function openScenario(scenarioPromise, source, allocation, step) {
   const mine = ++loadTicket;
-  const scenario = await scenarioPromise;
-  const board = await api("/api/board", {body: scenario});
+  document.body.dataset.loading = "true";
+  let scenario;
+  let board;
+  try {
+    scenario = await scenarioPromise;
+    board = await api("/api/board", {body: scenario});
+  } finally {
+    if (mine === loadTicket) delete document.body.dataset.loading;
+  }
   if (mine !== loadTicket) return;
   showScenarioError(null);
   const given = allocation === undefined ? scenario.allocation : allocation;

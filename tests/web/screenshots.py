@@ -112,9 +112,17 @@ def notice(page: Any) -> Any:
 
 def solve(page: Any) -> Any:
     open_example(page, empty=True)
+    page.get_by_test_id("objective").select_option("sweep")
     page.get_by_test_id("solve-defender").click()
     expect(page.get_by_test_id("solve-status")).to_contain_text("proven")
     return page.locator(".tools")
+
+
+def fight(page: Any) -> Any:
+    open_example(page, empty=True)
+    page.get_by_test_id("solve-defender").click()
+    expect(page.get_by_test_id("fight-odds")).to_be_visible()
+    return page.get_by_test_id("solve-result")
 
 
 def dice(page: Any) -> Any:
@@ -166,6 +174,7 @@ PICTURES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("page-legal.png", "desktop", legal),
     ("page-notice.png", "desktop", notice),
     ("page-solve.png", "desktop", solve),
+    ("page-fight.png", "desktop", fight),
     ("page-dice.png", "desktop", dice),
     ("page-explain.png", "desktop", explain),
     ("page-scenario-error.png", "desktop", scenario_error),

@@ -466,6 +466,44 @@ def test_a_leader_who_can_join_no_combat_is_named_with_the_fix(page: Any) -> Non
 # ------------------------------------------------------------------ best split
 
 
+@BOTH_SIZES
+def test_best_split_takes_the_building_by_default(page: Any, live_server: str) -> None:
+    open_example(page, empty=True)
+    expect(page.get_by_test_id("objective")).to_have_value("take")
+    labels = page.locator("[data-testid=objective] option").all_inner_texts()
+    assert labels == [
+        "take the building (whole fight)",
+        "win every combat this round",
+        "exchange: stands removed, theirs minus ours",
+    ]
+    page.get_by_test_id("solve-defender").click()
+    result = page.get_by_test_id("solve-result")
+    odds = result.get_by_test_id("fight-odds")
+    scenario = page.request.get(f"{live_server}/api/scenarios/{SEED}").json()
+    del scenario["allocation"]
+    answer = page.request.post(
+        f"{live_server}/api/solve",
+        data={"scenario": scenario, "side": "defender", "objective": "take"},
+    ).json()
+    fight = answer["fight"]
+    expect(odds).to_have_attribute("data-exact", fight["p_attacker_takes"])
+    expect(odds).to_contain_text(f"88.0% ({fight['p_attacker_takes']})")
+    expect(odds).to_contain_text(f"12.0% ({fight['p_defender_holds']})")
+    losses = result.get_by_test_id("fight-losses")
+    expect(losses).to_contain_text(
+        f"the attacker {fight['expected_stands_lost']['attacker']:.2f} stands, "
+        f"the defender {fight['expected_stands_lost']['defender']:.2f} stands"
+    )
+    outcomes = result.get_by_test_id("fight-outcome")
+    expect(outcomes).to_have_count(len(fight["outcomes"]))
+    expect(outcomes.last).to_contain_text("The attacker takes it with 4 stands left")
+    expect(outcomes.last).to_contain_text("44.7% 3549/7936")
+    expect(result.get_by_test_id("fight-one-round")).to_contain_text(fight["one_round"]["exact"])
+    beside = result.get_by_test_id("one-round")
+    expect(beside.get_by_test_id("solve-combat")).to_have_count(len(answer["combats"]))
+    text_has_no_raw_data(result.inner_text())
+
+
 def test_best_split_shows_each_combats_odds(page: Any) -> None:
     open_example(page, empty=True)
     page.get_by_test_id("objective").select_option("sweep")
@@ -750,6 +788,7 @@ def test_a_player_builds_a_fight_and_plays_it_through(page: Any) -> None:
     expect_status(page, "legal")
     page.get_by_test_id("solve-defender").click()
     expect(page.get_by_test_id("solve-status")).to_contain_text("proven")
+    expect(page.get_by_test_id("fight-odds")).to_contain_text("The attacker takes the building:")
     page.get_by_test_id("apply-solution").click()
     expect_status(page, "legal")
     page.get_by_test_id("roll").click()

@@ -75,6 +75,17 @@ export function odds(exact) {
   return `${exact} (${percent(exact)})`;
 }
 
+/** An exact "p/q" as a float, however long its digits (for the width of a bar). */
+export function ratio(exact) {
+  const [p, q] = fraction(exact);
+  return Number((p * 1_000_000n) / q) / 1_000_000;
+}
+
+/** A probability with the percentage first, for long fractions: 88.0% (7537379577/8565293056). */
+export function share(exact) {
+  return `${percent(exact)} (${exact})`;
+}
+
 /** A float the server computed (an expectation), with two decimals. */
 export function decimal(value, digits = 2) {
   return Number(value).toFixed(digits);

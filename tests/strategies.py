@@ -1,4 +1,11 @@
-"""Hypothesis strategies: small random scenarios and (often broken) allocations."""
+"""Hypothesis strategies: small random battles and (often broken) allocations.
+
+The battles vary everything a rule looks at: the shape of each side's organisation tree (a
+battalion or not, companies with platoons, a company HQ, a support company, attached units at
+the top or inside a company), stand types drawn from the role table, ratings, quality and
+suppression, who stands near whom (by `near` lists and by positions, with a random
+`stand_width`), the round (later rounds differ), surprise, and the house-rule switches.
+"""
 
 from __future__ import annotations
 
@@ -6,96 +13,103 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-DEFENDER_UNITS = [
-    {
-        "id": "dbn",
-        "kind": "battalion",
-        "units": [
-            {
-                "id": "dc1",
-                "kind": "company",
-                "units": [{"id": "dc1p1", "kind": "platoon"}, {"id": "dc1p2", "kind": "platoon"}],
-            },
-            {"id": "dc2", "kind": "company", "units": [{"id": "dc2p1", "kind": "platoon"}]},
-            {"id": "dsup", "kind": "support"},
-        ],
-    }
-]
-ATTACKER_UNITS = [
-    {
-        "id": "abn",
-        "kind": "battalion",
-        "units": [
-            {
-                "id": "ac1",
-                "kind": "company",
-                "units": [{"id": "ap1", "kind": "platoon"}, {"id": "ap2", "kind": "platoon"}],
-            },
-        ],
-    }
-]
-TROOP_UNITS = {"defender": ["dc1p1", "dc1p2", "dc2p1", "dc1", "dsup"], "attacker": ["ap1", "ap2"]}
-LEADER_UNITS = {
-    "defender": {
-        "pc": ["dc1p1", "dc1p2", "dc2p1"],
-        "cc": ["dc1", "dc2"],
-        "bc": ["dbn"],
-        "commissar": ["dc1p1", "dc1"],
-    },
-    "attacker": {"pc": ["ap1", "ap2"], "cc": ["ac1"], "bc": ["abn"], "commissar": ["ap1"]},
+from allocator.games.crossfire.battle import COMMANDERS, ROLES, Role
+from allocator.games.crossfire.schema import StandType
+
+FIGHTING_TYPES = [t.value for t, role in ROLES.items() if role in (Role.squad, Role.weapon)]
+LEADER_TYPES = [t.value for t, role in ROLES.items() if role == Role.leader]
+OTHER_TYPES = [t.value for t, role in ROLES.items() if role == Role.noncombatant]
+ATTACKING = {t.value for t, role in ROLES.items() if role == Role.squad} | {
+    c.value for c in COMMANDERS
 }
-DEFENDER_TYPES = [
-    "rifle",
-    "rifle",
-    "smg",
-    "jhmg",
-    "hmg",
-    "mortar",
-    "gun",
-    "pc",
-    "cc",
-    "bc",
-    "commissar",
-    "fo",
-]
-ATTACKER_TYPES = ["rifle", "rifle", "rifle", "smg", "engineer", "pc", "pc", "cc", "bc", "hmg"]
 
 
 @st.composite
-def stands(draw: Any, side: str, count: int, types: list[str]) -> list[dict[str, Any]]:
-    result = []
+def org_tree(draw: Any, prefix: str) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+    """A force's unit tree, and its unit ids by kind."""
+    by_kind: dict[str, list[str]] = {
+        kind: [] for kind in ("battalion", "company", "platoon", "hq", "support", "attached")
+    }
+    companies = []
+    for c in range(draw(st.integers(1, 2))):
+        cid = f"{prefix}c{c}"
+        by_kind["company"].append(cid)
+        units = []
+        for p in range(draw(st.integers(1, 2))):
+            by_kind["platoon"].append(f"{cid}p{p}")
+            units.append({"id": f"{cid}p{p}", "kind": "platoon"})
+        if draw(st.integers(0, 3)) == 0:
+            by_kind["hq"].append(f"{cid}hq")
+            units.append({"id": f"{cid}hq", "kind": "hq"})
+        if draw(st.integers(0, 5)) == 0:
+            by_kind["attached"].append(f"{cid}att")
+            units.append({"id": f"{cid}att", "kind": "attached"})
+        companies.append({"id": cid, "kind": "company", "units": units})
+    if draw(st.booleans()):
+        battalion: list[dict[str, Any]] = list(companies)
+        if draw(st.booleans()):
+            by_kind["support"].append(f"{prefix}sup")
+            battalion.append({"id": f"{prefix}sup", "kind": "support"})
+        by_kind["battalion"].append(f"{prefix}bn")
+        tree = [{"id": f"{prefix}bn", "kind": "battalion", "units": battalion}]
+    else:
+        tree = companies
+    if draw(st.integers(0, 4)) == 0:
+        by_kind["attached"].append(f"{prefix}top")
+        tree.append({"id": f"{prefix}top", "kind": "attached"})
+    return tree, by_kind
+
+
+def _unit_for(draw: Any, kind: str, units: dict[str, list[str]]) -> str:
+    if kind == StandType.pc:
+        return draw(st.sampled_from(units["platoon"]))
+    if kind == StandType.cc:
+        return draw(st.sampled_from(units["company"]))
+    if kind == StandType.bc:
+        return draw(st.sampled_from(units["battalion"] or units["company"]))
+    if kind == StandType.commissar:
+        return draw(st.sampled_from(units["platoon"] + units["company"]))
+    troop = units["platoon"] + units["hq"] + units["support"] + units["attached"]
+    return draw(st.sampled_from(troop + units["company"]))
+
+
+@st.composite
+def stands(draw: Any, side: str, count: int, units: dict[str, list[str]]) -> list[dict[str, Any]]:
     prefix = "d" if side == "defender" else "a"
+    result = []
     for i in range(count):
-        kind = draw(st.sampled_from(types))
-        if kind in LEADER_UNITS[side]:
-            unit = draw(st.sampled_from(LEADER_UNITS[side][kind]))
-            stand = {
-                "id": f"{prefix}{i}",
-                "type": kind,
-                "unit": unit,
-                "rating": draw(st.integers(0, 2)),
-            }
-        else:
-            stand = {
-                "id": f"{prefix}{i}",
-                "type": kind,
-                "unit": draw(st.sampled_from(TROOP_UNITS[side])),
-            }
-            if draw(st.integers(0, 5)) == 0:
+        family = draw(st.sampled_from(["fighting", "fighting", "leader", "other"]))
+        if family == "other" and side == "attacker":
+            family = "fighting"
+        pool = {"fighting": FIGHTING_TYPES, "leader": LEADER_TYPES, "other": OTHER_TYPES}[family]
+        kind = draw(st.sampled_from(pool))
+        stand: dict[str, Any] = {
+            "id": f"{prefix}{i}",
+            "type": kind,
+            "unit": _unit_for(draw, kind, units),
+        }
+        if family == "leader":
+            stand["rating"] = draw(st.integers(0, 2))
+        elif family == "fighting":
+            if draw(st.integers(0, 4)) == 0:
                 stand["quality"] = draw(st.sampled_from(["green", "veteran"]))
+            if draw(st.integers(0, 6)) == 0:
+                stand["suppressed"] = True
         result.append(stand)
     return result
 
 
 @st.composite
 def scenarios(draw: Any, max_defenders: int = 4, max_attackers: int = 4) -> dict[str, Any]:
-    defenders = draw(stands("defender", draw(st.integers(1, max_defenders)), DEFENDER_TYPES))
-    attackers = draw(stands("attacker", draw(st.integers(1, max_attackers)), ATTACKER_TYPES))
-    if not any(a["type"] in ("rifle", "smg", "engineer", "cc", "bc") for a in attackers):
-        attackers[0] = {"id": "a0", "type": "rifle", "unit": "ap1"}
-    fighting = [a["id"] for a in attackers if a["type"] in ("rifle", "smg", "engineer", "cc", "bc")]
+    d_tree, d_units = draw(org_tree("d"))
+    a_tree, a_units = draw(org_tree("a"))
+    defenders = draw(stands("defender", draw(st.integers(1, max_defenders)), d_units))
+    attackers = draw(stands("attacker", draw(st.integers(1, max_attackers)), a_units))
+    if not any(a["type"] in ATTACKING for a in attackers):
+        attackers[0] = {"id": "a0", "type": "rifle", "unit": a_units["platoon"][0]}
+    fighting = [a["id"] for a in attackers if a["type"] in ATTACKING]
     for a in attackers:
-        if a["type"] in ("pc", "cc", "bc", "commissar"):
+        if a["type"] in LEADER_TYPES:
             a["near"] = draw(st.lists(st.sampled_from(fighting), unique=True, max_size=3))
         if draw(st.integers(0, 2)) == 0:  # near by position as well (5a)
             a["position"] = [draw(st.integers(0, 4)), draw(st.integers(0, 2))]
@@ -108,15 +122,20 @@ def scenarios(draw: Any, max_defenders: int = 4, max_attackers: int = 4) -> dict
                 "dice_mode": st.sampled_from(["single", "pool"]),
                 "leader_bonus": st.sampled_from(["best", "sum"]),
                 "lone_noncombatant_loses": st.booleans(),
+                "later_rounds_all_near": st.booleans(),
+                "surprise_later_rounds": st.booleans(),
+                "near_centres": st.integers(1, 3),
             },
         )
     )
     return {
         "ruleset": {"base": "crossfire", "overrides": overrides},
+        "round": draw(st.sampled_from([1, 1, 1, 2])),
         "surprise": draw(st.integers(0, 5)) == 0,
+        "stand_width": draw(st.sampled_from([0.5, 1.0, 2.0])),
         "building": {"capacity": 3},
-        "defender": {"units": DEFENDER_UNITS, "stands": defenders},
-        "attacker": {"units": ATTACKER_UNITS, "stands": attackers},
+        "defender": {"units": d_tree, "stands": defenders},
+        "attacker": {"units": a_tree, "stands": attackers},
     }
 
 

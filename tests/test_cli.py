@@ -579,7 +579,10 @@ def test_explain_json() -> None:
         assert all(isinstance(line, str) for line in step["text"])
     assert data["steps"][4]["status"] == "broken"
     optimal = run_json("explain", BENCH_A)
-    assert optimal["mode"] == "optimal" and optimal["objective"] == "sweep"
+    assert optimal["mode"] == "optimal" and optimal["objective"] == "take"
+    assert optimal["fight"]["p_attacker_takes"] == "200279/261392"
+    one_round = run_json("explain", BENCH_A, "--objective", "sweep")
+    assert one_round["objective"] == "sweep" and "fight" not in one_round
 
 
 def test_explain_readable() -> None:

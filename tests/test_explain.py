@@ -97,7 +97,11 @@ def test_optimal_mode_says_why() -> None:
     assert statuses == {"optimal"}
     assert any("runner-up" in line for line in data["steps"][1]["text"])
     assert any("runner-up" in line for line in data["steps"][4]["text"])
-    assert data["steps"][7]["odds"]["sweep"]["exact"] == "273/496"
+    assert data["objective"] == "take"
+    assert data["fight"]["p_attacker_takes"] == "200279/261392"
+    assert any("Over the whole fight" in line for line in data["steps"][7]["text"])
+    one_round = explain(load_battle(ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"), "sweep")
+    assert one_round.to_json()["steps"][7]["odds"]["sweep"]["exact"] == "273/496"
 
 
 WITH_ALLOCATION = [p for p in sorted(SCENARIOS.glob("*.yaml")) if load_battle(p).allocation]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -34,9 +35,14 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+_C1 = re.compile("[\x7f-\x9f]")
+
+
 def print_json(data: Any) -> None:
-    """Machine-readable output: the same bytes for the same input, control characters escaped."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """Machine-readable output: the same bytes for the same input, control characters escaped
+    (json escapes C0 ones; DEL and the C1 ones, which some terminals obey, are escaped here)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    sys.stdout.write(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
 def fail(code: int, message: str) -> NoReturn:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, WithJsonSchema
 
 FRACTION_PATTERN = r"^-?[0-9]+/[0-9]+$"
 
@@ -36,10 +36,23 @@ def parse_fraction(text: Any) -> Fraction:
 
 Exact = Annotated[
     Fraction,
-    BeforeValidator(parse_fraction),
+    PlainValidator(parse_fraction),
     PlainSerializer(fraction_text, return_type=str, when_used="json"),
     WithJsonSchema(
         {"type": "string", "pattern": FRACTION_PATTERN, "description": "An exact number, p/q."}
     ),
 ]
 """A pydantic field type: a :class:`~fractions.Fraction`, written ``"p/q"`` in JSON."""
+
+
+class ExactValue(BaseModel):
+    """An exact number (a probability, an expectation) as ``"p/q"`` and as a float."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: float
+    exact: Exact
+
+    @classmethod
+    def of(cls, number: Fraction) -> ExactValue:
+        return cls(value=float(number), exact=number)

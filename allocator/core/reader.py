@@ -170,7 +170,7 @@ def _load_yaml(text: str, source: str | None, limits: Limits) -> Any:
         _check_yaml_events(text, source, limits)
         loader = _Loader(text)
         try:
-            return loader.get_single_data()
+            data = loader.get_single_data()
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -187,6 +187,24 @@ def _load_yaml(text: str, source: str | None, limits: Limits) -> Any:
         raise InputError(
             f"not valid YAML: {problem}", file=source, place=_mark_place(mark)
         ) from None
+    for item, place in _places(data):
+        if isinstance(item, float) and not math.isfinite(item):
+            raise InputError(
+                "the number is too large to be finite", file=source, place=place or None
+            )
+    return data
+
+
+def _places(value: Any, place: str = "") -> Iterator[tuple[Any, str]]:
+    """Every value of a document with its place (``a.b[0].c``), depth first."""
+    stack = [(value, place)]
+    while stack:
+        item, where = stack.pop()
+        yield item, where
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
 
 
 def _walk(value: Any, depth: int = 1) -> Iterator[tuple[Any, int]]:

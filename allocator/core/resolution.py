@@ -1,28 +1,43 @@
-"""What every game's resolver shares: the result type, the resolver interface, file loading.
+"""What every game's resolver shares: the result, the typed JSON answer, the interface, the files.
 
 A resolver takes a validated engagement (a pydantic model of its system) and answers with a
-:class:`Resolution`: an exact outcome distribution in :class:`fractions.Fraction`, the readable
-steps that produced it, and the :class:`~allocator.core.violations.Violation` objects of any
-broken legality rule.
+:class:`Resolution`: the exact probability of each outcome (a :class:`~fractions.Fraction`), the
+readable steps that produced it, the :class:`~allocator.core.violations.Violation` objects of any
+broken legality rule, and the system's own typed details. :meth:`Resolution.answer` turns it
+into the :class:`ResolveAnswer` that ``cfalloc resolve ... --json`` prints: every exact number
+written ``"p/q"`` beside its float.
 
->>> Resolution("x", {"win": Fraction(1, 3)}).to_json()
-{'system': 'x', 'win': '1/3', 'violations': [], 'steps': []}
+>>> Resolution("x", {"win": Fraction(1, 3)}).answer().to_json()["outcomes"]
+{'win': {'value': 0.3333333333333333, 'exact': '1/3'}}
+
+Input probabilities are :data:`Probability` fields, checked within [0, 1] before any arithmetic:
+
+>>> class Weapon(BaseModel):
+...     kill: Probability
+>>> Weapon(kill="1/4").kill, Weapon(kill=0.5).kill
+(Fraction(1, 4), Fraction(1, 2))
+>>> validate(Weapon, {"kill": "5/4"})
+Traceback (most recent call last):
+...
+allocator.core.errors.InputError: kill: a probability must be between 0 and 1, not 5/4 (got '5/4')
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from allocator.core.errors import InputError
-from allocator.core.exact import fraction_text
-from allocator.core.library import folder, shipped
-from allocator.core.reader import read_file
+from allocator.core.exact import Exact, ExactValue
+from allocator.core.library import shipped
+from allocator.core.reader import excerpt, read_file
 from allocator.core.validation import validate
 from allocator.core.violations import Violation
 
@@ -31,43 +46,246 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 RowT = TypeVar("RowT")
 
 __all__ = [
+    "ExactValue",
+    "Probability",
     "Resolution",
+    "ResolveAnswer",
     "Resolver",
-    "folder",
-    "jsonable",
     "load_engagement",
     "load_profile",
     "row_reached",
-    "validate",
 ]
+
+# --- exact numbers in answers and inputs ------------------------------------------------------
+
+_FRACTION = r"[0-9]{1,6}/[0-9]{1,6}"
+_DECIMAL = r"[0-9]{1,6}(?:\.[0-9]{1,6})?|\.[0-9]{1,6}"
+_PROBABILITY_TEXT = re.compile(rf"\s*-?(?:{_FRACTION}|{_DECIMAL})\s*")
+_PROBABILITY_SCHEMA = {
+    "anyOf": [
+        {"type": "string", "pattern": rf"^\s*(?:{_FRACTION}|{_DECIMAL})\s*$"},
+        {"type": "number", "minimum": 0, "maximum": 1},
+    ],
+    "description": "A probability between 0 and 1: a fraction p/q or a decimal.",
+}
+
+
+def _probability_text(value: Any) -> Any:
+    """Refuse, before any arithmetic, a value that is not a plain fraction or decimal.
+
+    ``Fraction("1e999999999")`` would build a billion-digit number and ``Fraction("1/0")``
+    raises ZeroDivisionError, so only ``p/q`` (q > 0) and plain decimals of at most 6 digits a
+    part get through (1/6 and 0.25, never 1/999999999999).
+    """
+    if isinstance(value, bool) or not isinstance(value, str | int | float | Fraction):
+        raise ValueError("a probability is a fraction such as 1/4 or a decimal such as 0.25")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        value = repr(value)
+    if isinstance(value, str):
+        if not _PROBABILITY_TEXT.fullmatch(value):
+            raise ValueError(
+                f"{excerpt(value)} is not a fraction such as 1/4 or a decimal such as 0.25 "
+                "(at most 6 digits a part)"
+            )
+        if "/" in value and int(value.split("/")[1]) == 0:
+            raise ValueError(f"{excerpt(value)} divides by zero")
+    return value
+
+
+def _within_zero_and_one(value: Fraction) -> Fraction:
+    if not 0 <= value <= 1:
+        raise ValueError(f"a probability must be between 0 and 1, not {value}")
+    return value
+
+
+Probability = Annotated[
+    Exact,
+    BeforeValidator(_probability_text),
+    AfterValidator(_within_zero_and_one),
+    WithJsonSchema(_PROBABILITY_SCHEMA),
+]
+"""An input probability: an :data:`~allocator.core.exact.Exact` number checked within [0, 1]."""
+
+
+# --- the details of each system ---------------------------------------------------------------
+
+Side = Literal["active", "reactive"]
+Ties = Literal["cancel", "defender"]
+AssaultEnd = Literal[
+    "attacker_wiped_out",
+    "defender_wiped_out",
+    "attacker_broke",
+    "defender_broke",
+    "both_broke",
+    "undecided",
+]
+Predicate = Literal[
+    "in_command", "charisma_bonus", "squeezing_in", "front_attack", "formation", "indoor_spacing"
+]
+
+
+class _Details(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RollSummary(_Details):
+    """One side's roll once the modifiers and the allies are counted."""
+
+    success_value: int
+    burst: int = Field(description="Dice rolled, ally bonus included (0: no roll).")
+    allies: list[str] = Field(default_factory=list, description="Allies adding +1 B each.")
+
+
+class SurvivingHits(_Details):
+    """The winner keeps this many criticals and successes (criticals included), with a chance."""
+
+    winner: Side
+    criticals: int
+    successes: int
+    chance: ExactValue
+
+
+class WoundCount(_Details):
+    wounds: int
+    exactly: ExactValue
+    at_least: ExactValue
+
+
+class Wounds(_Details):
+    """The wounds one side's trooper takes: the expectation and each count."""
+
+    target: Side
+    expected: ExactValue
+    counts: list[WoundCount]
+
+
+class InfinityDetails(_Details):
+    system: Literal["infinity"] = "infinity"
+    active: RollSummary
+    reactive: RollSummary
+    surviving_hits: list[SurvivingHits]
+    wounds: list[Wounds] = Field(description="Only for the sides whose weapon has a DAM.")
+
+
+class AllocationDetails(_Details):
+    system: Literal["infinity-allocate"] = "infinity-allocate"
+    target: str
+    contacts: dict[str, str] = Field(description="Each free trooper that moves -> the enemy.")
+    attacker: str
+    burst: int
+
+
+class RoundCasualties(_Details):
+    attacker_losses: int
+    defender_losses: int
+    chance: ExactValue
+
+
+class ChainEnd(_Details):
+    end: AssaultEnd
+    attacker_sps: int
+    defender_sps: int
+    chance: ExactValue
+
+
+class MatchedDiceDetails(_Details):
+    system: Literal["matched-dice"] = "matched-dice"
+    ties: Ties
+    attacker_sps: int
+    defender_sps: int
+    attacker_dice: int
+    defender_dice: int
+    casualties: list[RoundCasualties] = Field(description="Casualties of the first roll.")
+    rounds: int | None = Field(description="Rounds chained; none: one roll.")
+    ends: list[ChainEnd] = Field(description="How the chain of rounds ends (empty: one roll).")
+
+
+class PredicateAnswer(_Details):
+    """One yes-or-no question about a stand, an attack or a unit, and why."""
+
+    predicate: Predicate
+    subject: str
+    holds: bool
+    reason: str
+
+
+class BattlesystemDetails(_Details):
+    system: Literal["battlesystem"] = "battlesystem"
+    answers: list[PredicateAnswer]
+    profile_unverified: bool = Field(
+        description="The profile's command numbers are not checked against the rulebook."
+    )
+
+
+class PercentileDetails(_Details):
+    system: Literal["percentile"] = "percentile"
+    attacker: str
+    defender: str
+    example_tables: bool = Field(description="The chances use the shipped EXAMPLE tables.")
+    reach_in: float = Field(description="How far the infantry may assault from, in inches.")
+    eligible: bool
+    melee: ExactValue | None = Field(None, description="The chance that it comes to melee.")
+    expected_melee_turns: ExactValue | None = Field(
+        None, description="Turns of melee on average, once it comes to melee."
+    )
+
+
+AnyDetails = (
+    InfinityDetails
+    | AllocationDetails
+    | MatchedDiceDetails
+    | BattlesystemDetails
+    | PercentileDetails
+)
+ResolveDetails = Annotated[AnyDetails, Field(discriminator="system")]
+
+
+class ResolveAnswer(BaseModel):
+    """What ``cfalloc resolve SYSTEM ... --json`` prints."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: str
+    outcomes: dict[str, ExactValue] = Field(
+        description="Each outcome's exact probability (empty for legality-only systems)."
+    )
+    details: ResolveDetails | None = Field(description="The system's own results.")
+    violations: list[Violation]
+    steps: list[str] = Field(description="How the answer was worked out, in words.")
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as JSON-ready data."""
+        data: dict[str, Any] = self.model_dump(mode="json")
+        return data
+
+
+# --- the resolver interface -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Resolution:
-    """What a resolver answers: exact outcome probabilities, the steps, violations, extras.
+    """What a resolver answers: exact outcome probabilities, the steps, violations, details.
 
-    ``distribution`` maps a readable outcome name to its exact probability (empty for a system
-    that only answers legality questions); ``details`` holds system-specific results.
+    ``distribution`` maps an outcome's name (``active_wins``) to its exact probability (empty
+    for a system that only answers legality questions).
     """
 
     system: str
     distribution: dict[str, Fraction]
     steps: list[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
-    details: dict[str, Any] = field(default_factory=dict)
+    details: AnyDetails | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: the outcomes at the top, fractions as exact ``"p/q"`` strings."""
-        data: dict[str, Any] = jsonable(
-            {
-                "system": self.system,
-                **self.distribution,
-                **self.details,
-                "violations": [violation.model_dump() for violation in self.violations],
-                "steps": self.steps,
-            }
+    def answer(self) -> ResolveAnswer:
+        return ResolveAnswer(
+            system=self.system,
+            outcomes={name: ExactValue.of(p) for name, p in self.distribution.items()},
+            details=self.details,
+            violations=self.violations,
+            steps=self.steps,
         )
-        return data
 
 
 class Resolver(Protocol[EngagementT]):
@@ -83,23 +301,6 @@ class Resolver(Protocol[EngagementT]):
     def check(self, engagement: EngagementT) -> list[Violation]:
         """The legality rules of the system that ``engagement`` breaks."""
         ...
-
-
-def jsonable(value: Any) -> Any:
-    """``value`` with every Fraction turned into its exact ``"p/q"`` text, recursively.
-
-    >>> jsonable({"p": [Fraction(1, 2), Fraction(3)]})
-    {'p': ['1/2', '3/1']}
-    """
-    if isinstance(value, Fraction):
-        return fraction_text(value)
-    if isinstance(value, dict):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(item) for item in value]
-    if isinstance(value, BaseModel):
-        return jsonable(value.model_dump())
-    return value
 
 
 def load_engagement(model: type[ModelT], path: Path) -> ModelT:

@@ -57,6 +57,7 @@ FORMATS: dict[str, str] = {
     "battlesystem-profile": "allocator.games.battlesystem.plan:BattlesystemProfile",
     "percentile-engagement": "allocator.games.percentile.procedure:PercentileEngagement",
     "percentile-tables": "allocator.games.percentile.procedure:PercentileTables",
+    "resolve-answer": "allocator.core.resolution:ResolveAnswer",
 }
 
 

@@ -1,29 +1,39 @@
 """``cfalloc resolve SYSTEM ...``: exact odds and legality for the other systems.
 
-Every command prints a readable report, or with ``--json`` the exact result (fractions as
-``"p/q"`` strings). Bad input gives one message on stderr and exit code 2.
+Every command prints a readable report in players' words, or with ``--json`` the typed
+:class:`~allocator.core.resolution.ResolveAnswer` (exact numbers as ``"p/q"`` beside their
+floats). ``--example`` prints a shipped example file to start from. Bad input gives one line on
+stderr and exit code 2.
 
     cfalloc resolve infinity --active 13/2 --reactive 12/1 --json
     cfalloc resolve matched-dice --attacker 3 --defender 2 --ties defender --json
+    cfalloc resolve percentile --example > pillbox.yaml
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from fractions import Fraction
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.table import Table
 
 from allocator.cli.console import OK, guarded, out, print_json
-from allocator.core.errors import InputError
-from allocator.core.resolution import load_engagement, validate
-from allocator.core.text import safe
+from allocator.core.errors import InputError, InternalError
+from allocator.core.exact import fraction_text
+from allocator.core.library import names, shipped
+from allocator.core.resolution import load_engagement
+from allocator.core.text import percent, safe
+from allocator.core.validation import validate
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from allocator.core.resolution import Resolution
+
+DetailsT = TypeVar("DetailsT")
 
 app = typer.Typer(
     help="Exact odds and legality for the other close-combat systems "
@@ -31,53 +41,124 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the exact result as JSON.")]
+#: The example ``--example`` prints for each command; all of them are in
+#: ``models/scenarios/<command>/``.
+DEFAULT_EXAMPLES = {
+    "infinity": "melee",
+    "infinity-allocate": "sniper",
+    "matched-dice": "assault-grid",
+    "battlesystem": "keep-gatehouse",
+    "percentile": "pillbox",
+}
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the exact answer as JSON.")]
 ProfileOption = Annotated[
     Path | None, typer.Option(help="A ruleset profile file replacing the shipped one.")
 ]
+ExampleOption = Annotated[
+    bool,
+    typer.Option(
+        "--example", help="Print a shipped example file to start from (edit it, then run it)."
+    ),
+]
+ExampleNameOption = Annotated[
+    str | None,
+    typer.Option(
+        "--example-name",
+        help="Which shipped example --example prints (the error lists the names).",
+        show_default=False,
+    ),
+]
+
+#: Exact fractions longer than this are left to --json in the readable table.
+SHORT_FRACTION = 15
 
 
-def _text(value: Any) -> str:
-    """A fraction as its decimal, with the exact value when it is short (``--json`` has all)."""
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{float(value):.4f}" + (f" ({value})" if value.denominator < 10**5 else "")
-    return str(value)
+def print_example(command: str, name: str | None) -> None:
+    """Write a shipped example file of ``command`` to stdout, as it is."""
+    path = shipped(
+        "scenarios",
+        name or DEFAULT_EXAMPLES[command],
+        what=f"{command} example",
+        subfolder=command,
+        known=names("scenarios", command),
+    )
+    sys.stdout.write(path.read_text(encoding="utf-8"))
 
 
-def show(resolution: Resolution, as_json: bool) -> None:
-    """Print a resolution: JSON, or tables for the distribution, details, violations, steps."""
-    if as_json:
-        print_json(resolution.to_json())
-        return
-    console = out
+def show(
+    resolution: Resolution,
+    *,
+    title: str,
+    words: dict[str, str],
+    details: Sequence[RenderableType] = (),
+) -> None:
+    """The readable report: the outcomes in words, the system's details, violations, steps.
+
+    ``title`` and ``words`` are markup-free texts of cfalloc's own; every user text is escaped.
+    """
+    out.print(f"[bold]{safe(title)}[/]")
     if resolution.distribution:
-        table = Table("outcome", "exact", "≈", title=f"{resolution.system}: outcomes")
+        table = Table(title="Outcomes", title_justify="left")
+        table.add_column("outcome")
+        table.add_column("chance", justify="right")
+        table.add_column("exact", justify="right")
         for outcome, p in resolution.distribution.items():
-            table.add_row(safe(outcome), str(p), f"{float(p):.4f}")
-        console.print(table)
-    for key, value in resolution.details.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            table = Table(*(safe(column) for column in value[0]), title=safe(key))
-            for row in value:
-                table.add_row(*(safe(_text(item)) for item in row.values()))
-            console.print(table)
-        elif isinstance(value, dict):
-            shown = ", ".join(f"{name} {_text(item)}" for name, item in value.items())
-            console.print(f"[bold]{safe(key)}[/]: {safe(shown)}")
-        else:
-            console.print(f"[bold]{safe(key)}[/]: {safe(_text(value))}")
-    for violation in resolution.violations:
-        console.print(f"[bold red]{safe(violation.rule)}[/] {safe(violation.message)}")
-    for number, step in enumerate(resolution.steps, 1):
-        console.print(f"[dim]{number}.[/] {safe(step)}")
+            exact = fraction_text(p)
+            table.add_row(
+                safe(words.get(outcome, outcome)),
+                percent(p),
+                exact if len(exact) <= SHORT_FRACTION else "see --json",
+            )
+        out.print(table)
+    for part in details:
+        out.print(part)
+    if resolution.violations:
+        out.print("[bold red]Not allowed:[/]")
+        for violation in resolution.violations:
+            out.print(f"  [red]{safe(violation.rule)}[/] {safe(violation.message)}")
+    if resolution.steps:
+        out.print("[bold]How it was worked out:[/]")
+        for number, step in enumerate(resolution.steps, 1):
+            out.print(f"  [dim]{number}.[/] {safe(step)}")
 
 
-def _run(command: Callable[[], Resolution], as_json: bool) -> None:
+def _run(
+    command: Callable[[], Resolution],
+    as_json: bool,
+    report: Callable[[Resolution], None],
+    example: tuple[str, bool, str | None],
+) -> None:
+    """Print the example, or resolve and print the answer; every failure is one line."""
+
     def body() -> int:
-        show(command(), as_json)
+        name, wanted, chosen = example
+        if wanted or chosen is not None:
+            print_example(name, chosen)
+            return OK
+        resolution = command()
+        if as_json:
+            print_json(resolution.answer().to_json())
+        else:
+            report(resolution)
         return OK
 
     guarded(body)
+
+
+def _located(file: Path | None, work: Callable[[], Resolution]) -> Resolution:
+    """Run ``work``; an InputError without a file names ``file``."""
+    try:
+        return work()
+    except InputError as error:
+        raise error.located(str(file) if file else None) from None
+
+
+def details_of(resolution: Resolution, kind: type[DetailsT]) -> DetailsT:
+    """The resolution's details, which a command knows to be of ``kind``."""
+    if not isinstance(resolution.details, kind):
+        raise InternalError(f"{resolution.system} answered without its {kind.__name__}")
+    return resolution.details
 
 
 @app.command()
@@ -94,9 +175,11 @@ def infinity(
         Path | None, typer.Option(help="An engagement file (YAML/JSON) instead.")
     ] = None,
     profile: ProfileOption = None,
+    example: ExampleOption = False,
+    example_name: ExampleNameOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Face to Face (or Normal) roll: who wins, surviving hits, and wounds if DAM is given."""
+    """Face to Face (or Normal) roll: who wins, the hits that get through, and the wounds."""
 
     def command() -> Resolution:
         from allocator.games.infinity.rolls import (
@@ -116,51 +199,84 @@ def infinity(
                 ("active", active or "", active_damage, active_ammo, active_armour),
                 ("reactive", reactive, reactive_damage, reactive_ammo, reactive_armour),
             ):
-                roll = parse_roller(text).model_dump()
+                try:
+                    roll = parse_roller(text)
+                except InputError as error:
+                    raise error.located(None, f"--{side}") from None
                 sides[side] = {**roll, "damage": damage, "ammunition": ammo, "armour": armour}
             engagement = validate(InfinityEngagement, sides)
-        return InfinityResolver(load_infinity_profile(profile)).resolve(engagement)
+        resolver = InfinityResolver(load_infinity_profile(profile))
+        return _located(file, lambda: resolver.resolve(engagement))
 
-    _run(command, as_json)
+    def report(resolution: Resolution) -> None:
+        from allocator.core.resolution import InfinityDetails
+        from allocator.games.infinity.report import infinity_report
+        from allocator.games.infinity.rolls import OUTCOME_WORDS
+
+        details = details_of(resolution, InfinityDetails)
+        both_roll = details.active.burst and details.reactive.burst
+        show(
+            resolution,
+            title="Infinity close combat: " + ("Face to Face roll" if both_roll else "Normal Roll"),
+            words=OUTCOME_WORDS,
+            details=infinity_report(details),
+        )
+
+    _run(command, as_json, report, ("infinity", example, example_name))
 
 
 @app.command("infinity-allocate")
 def infinity_allocate(
-    file: Annotated[Path, typer.Argument(help="Free troopers, enemy targets and the target.")],
+    file: Annotated[
+        Path | None, typer.Argument(help="Free troopers, enemy targets and the target.")
+    ] = None,
     profile: ProfileOption = None,
+    example: ExampleOption = False,
+    example_name: ExampleNameOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The contact arrangement that maximises P(at least one wound) on the chosen target."""
+    """The contact arrangement that maximises the chance of a wound on the chosen target."""
 
     def command() -> Resolution:
-        from allocator.core.resolution import Resolution
-        from allocator.games.infinity.allocate import AllocationProblem, allocate
+        from allocator.games.infinity.allocate import AllocationProblem, allocation_resolution
         from allocator.games.infinity.rolls import load_infinity_profile
 
+        if file is None:
+            raise InputError("give the allocation file (or --example for one to start from)")
         problem = load_engagement(AllocationProblem, file)
-        plan = allocate(problem, load_infinity_profile(profile))
-        steps = [
-            "CP-SAT over who touches whom, within each base's contact limit",
-            f"{plan.attacker} attacks {problem.target} with Burst {plan.burst}",
-        ]
-        details = {"contacts": plan.contacts, "attacker": plan.attacker, "burst": plan.burst}
-        distribution = {"at_least_one_wound": plan.wound_chance}
-        return Resolution("infinity-allocate", distribution, steps, [], details)
+        rules = load_infinity_profile(profile)
+        return _located(file, lambda: allocation_resolution(problem, rules))
 
-    _run(command, as_json)
+    def report(resolution: Resolution) -> None:
+        from allocator.core.resolution import AllocationDetails
+        from allocator.games.infinity.report import allocation_report
+
+        details = details_of(resolution, AllocationDetails)
+        show(
+            resolution,
+            title=f"Infinity: the best contacts to wound {details.target}",
+            words={"at_least_one_wound": f"at least one wound on {details.target}"},
+            details=allocation_report(details),
+        )
+
+    _run(command, as_json, report, ("infinity-allocate", example, example_name))
 
 
 @app.command("matched-dice")
 def matched_dice(
     attacker: Annotated[int | None, typer.Option(help="Unwounded assaulting SPs.")] = None,
     defender: Annotated[int | None, typer.Option(help="Unwounded defending SPs.")] = None,
-    ties: Annotated[str | None, typer.Option(help="cancel (seed) or defender (Risk).")] = None,
+    ties: Annotated[
+        str | None, typer.Option(help="cancel (as written) or defender (Risk).")
+    ] = None,
     rounds: Annotated[int | None, typer.Option(help="Chain this many rounds.")] = None,
     quality: Annotated[str | None, typer.Option(help="Attacker quality: caps the rounds.")] = None,
     file: Annotated[
         Path | None, typer.Option(help="An assault file with bases on the grid.")
     ] = None,
     profile: ProfileOption = None,
+    example: ExampleOption = False,
+    example_name: ExampleNameOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """One roll of matched dice, or with --rounds / --quality the whole chain of rounds."""
@@ -186,15 +302,31 @@ def matched_dice(
         else:
             engagement = validate(MatchedDiceEngagement, given)
         resolver = MatchedDiceResolver(load_matched_dice_profile(profile))
-        return resolver.resolve(engagement)
+        return _located(file, lambda: resolver.resolve(engagement))
 
-    _run(command, as_json)
+    def report(resolution: Resolution) -> None:
+        from allocator.core.resolution import MatchedDiceDetails
+        from allocator.games.matched_dice.assault import OUTCOME_WORDS
+        from allocator.games.matched_dice.report import matched_dice_report
+
+        details = details_of(resolution, MatchedDiceDetails)
+        show(
+            resolution,
+            title=f"Matched-dice close assault: {details.attacker_sps} SP against"
+            f" {details.defender_sps}",
+            words=OUTCOME_WORDS,
+            details=matched_dice_report(details),
+        )
+
+    _run(command, as_json, report, ("matched-dice", example, example_name))
 
 
 @app.command()
 def battlesystem(
-    plan: Annotated[Path, typer.Argument(help="The building plan (YAML/JSON).")],
+    plan: Annotated[Path | None, typer.Argument(help="The building plan (YAML/JSON).")] = None,
     profile: ProfileOption = None,
+    example: ExampleOption = False,
+    example_name: ExampleNameOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Command, charisma, squeezing in, formation, spacing and facing over a building plan."""
@@ -206,18 +338,34 @@ def battlesystem(
             load_battlesystem_profile,
         )
 
+        if plan is None:
+            raise InputError("give the building plan (or --example for one to start from)")
         building = load_engagement(BattlesystemPlan, plan)
-        return BattlesystemResolver(load_battlesystem_profile(profile)).resolve(building)
+        resolver = BattlesystemResolver(load_battlesystem_profile(profile))
+        return _located(plan, lambda: resolver.resolve(building))
 
-    _run(command, as_json)
+    def report(resolution: Resolution) -> None:
+        from allocator.core.resolution import BattlesystemDetails
+        from allocator.games.battlesystem.report import battlesystem_report
+
+        show(
+            resolution,
+            title="Battlesystem: command and fighting in buildings",
+            words={},
+            details=battlesystem_report(details_of(resolution, BattlesystemDetails)),
+        )
+
+    _run(command, as_json, report, ("battlesystem", example, example_name))
 
 
 @app.command()
 def percentile(
-    file: Annotated[Path, typer.Argument(help="The assault (YAML/JSON).")],
+    file: Annotated[Path | None, typer.Argument(help="The assault (YAML/JSON).")] = None,
     tables: Annotated[
         Path | None, typer.Option(help="Your tables file; default: the shipped EXAMPLE tables.")
     ] = None,
+    example: ExampleOption = False,
+    example_name: ExampleNameOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """The percentile close-assault procedure, with exact chances of every ending."""
@@ -229,7 +377,23 @@ def percentile(
             load_tables,
         )
 
+        if file is None:
+            raise InputError("give the assault file (or --example for one to start from)")
         engagement = load_engagement(PercentileEngagement, file)
-        return PercentileResolver(load_tables(tables)).resolve(engagement)
+        resolver = PercentileResolver(load_tables(tables))
+        return _located(file, lambda: resolver.resolve(engagement))
 
-    _run(command, as_json)
+    def report(resolution: Resolution) -> None:
+        from allocator.core.resolution import PercentileDetails
+        from allocator.games.percentile.procedure import OUTCOME_WORDS
+        from allocator.games.percentile.report import percentile_report
+
+        details = details_of(resolution, PercentileDetails)
+        show(
+            resolution,
+            title=f"Percentile close assault: {details.attacker} against {details.defender}",
+            words=OUTCOME_WORDS,
+            details=percentile_report(details),
+        )
+
+    _run(command, as_json, report, ("percentile", example, example_name))

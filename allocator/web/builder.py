@@ -7,12 +7,10 @@ built on the same functions the command line uses. Every name in a request is a 
 name (never a path), and every scenario goes through the same reader, validation and limits as a
 file does.
 
->>> from fastapi import FastAPI
 >>> from fastapi.testclient import TestClient
->>> from allocator.core.limits import default_limits
->>> app = FastAPI()
->>> app.include_router(router_for(default_limits()))
->>> TestClient(app).get("/api/organisations").json()["nations"][0]["nation"]
+>>> from allocator.web.app import create_app
+>>> client = TestClient(create_app(), base_url="http://127.0.0.1")
+>>> client.get("/api/organisations").json()["nations"][0]["nation"]
 'Germany'
 """
 
@@ -25,12 +23,9 @@ from typing import Annotated, Any, Literal
 import yaml
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
-from allocator.core.errors import InputError
 from allocator.core.library import names
-from allocator.core.limits import Limits
 from allocator.core.reader import excerpt
 from allocator.games.crossfire.battle import (
     COMMANDERS,
@@ -56,6 +51,8 @@ from allocator.games.crossfire.schema import (
     UnitKind,
 )
 from allocator.games.crossfire.warnings import battle_warnings
+from allocator.web.errors import JSON_REFUSALS, NotFound, refusals
+from allocator.web.work import ApiRoute, Work
 
 #: How each stand type is written on a counter.
 TYPE_LABELS: dict[StandType, str] = {
@@ -480,59 +477,59 @@ def file_name(battle: Battle) -> str:
 
 # ---------------------------------------------------------------- the routes
 
+router = APIRouter(prefix="/api", route_class=ApiRoute, tags=["page"])
 
-def router_for(
-    limits: Limits,
-    route_class: type[APIRoute] = APIRoute,
-    responses: dict[int | str, dict[str, Any]] | None = None,
-) -> APIRouter:
-    """The page's endpoints, refusing what is over ``limits`` (the server's, which are the
-    command line's); ``route_class`` lets the app read their bodies its own way, and
-    ``responses`` documents its refusals."""
-    router = APIRouter(tags=["page"], route_class=route_class, responses=responses)
 
-    @router.get("/api/terms")
-    def get_terms() -> Terms:
-        """The words of the game: stand types with their labels and roles, unit kinds,
-        qualities, every rule's statement and every step's title."""
-        return terms()
+@router.get("/terms", responses=refusals(400))
+def get_terms() -> Terms:
+    """The words of the game: stand types with their labels and roles, unit kinds, qualities,
+    every rule's statement and every step's title."""
+    return terms()
 
-    @router.get("/api/organisations")
-    def get_library() -> Library:
-        """The shipped organisations (`models/orgs/`), grouped by nation."""
-        return library()
 
-    @router.get(
-        "/api/organisations/{name}",
-        response_model=OrganisationDetail,
-        responses={404: {"description": "No shipped organisation of that name."}},
-    )
-    def get_organisation(name: str) -> Any:
-        """One shipped organisation: its units in tree order, each with its stands."""
-        if name not in names("orgs"):
-            error = InputError(
-                f"no shipped organisation {excerpt(name)} (shipped: {', '.join(names('orgs'))})",
-                place="name",
-            )
-            return JSONResponse({"error": error.to_dict()}, status_code=404)
-        return organisation_detail(name)
+@router.get("/organisations", responses=refusals(400))
+def get_library() -> Library:
+    """The shipped organisations (`models/orgs/`), grouped by nation."""
+    return library()
 
-    @router.get("/api/profiles")
-    def get_profiles() -> Profiles:
-        """The shipped Crossfire ruleset profiles, with every value a house rule may change."""
-        return profiles()
 
-    @router.post("/api/board")
-    def post_board(scenario: ScenarioBody) -> Board:
-        """A scenario as the page draws it: the building and what it holds, both sides' stands
-        (organisations expanded) with their labels, names for new combats, which attacking
-        leaders are near whom, and the warnings."""
-        return board(battle_from_data(scenario, limits=limits))
+@router.get("/organisations/{name}", responses=refusals(400, 404, 422))
+def get_organisation(name: str) -> OrganisationDetail:
+    """One shipped organisation: its units in tree order, each with its stands."""
+    if name not in names("orgs"):
+        raise NotFound(
+            f"no shipped organisation {excerpt(name)} (shipped: {', '.join(names('orgs'))})",
+            place="name",
+        )
+    return organisation_detail(name)
 
-    @router.post("/api/scenario-yaml")
-    def post_scenario_yaml(scenario: ScenarioBody) -> ScenarioYaml:
-        """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
-        battle = battle_from_data(scenario, limits=limits)
-        return ScenarioYaml(yaml=scenario_yaml(battle), file_name=file_name(battle))
 
-    return router
+@router.get("/profiles", responses=refusals(400))
+def get_profiles() -> Profiles:
+    """The shipped Crossfire ruleset profiles, with every value a house rule may change."""
+    return profiles()
+
+
+@router.post("/board", responses=JSON_REFUSALS, response_model=Board)
+async def post_board(scenario: ScenarioBody, work: Work) -> Any:
+    """A scenario as the page draws it: the building and what it holds, both sides' stands
+    (organisations expanded) with their labels, names for new combats, which attacking leaders
+    are near whom, and the warnings."""
+
+    def job() -> JSONResponse:
+        drawn = board(battle_from_data(scenario, limits=work.settings.limits))
+        return JSONResponse(drawn.model_dump(mode="json"))
+
+    return await work.pool.run(job)
+
+
+@router.post("/scenario-yaml", responses=JSON_REFUSALS, response_model=ScenarioYaml)
+async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> Any:
+    """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
+
+    def job() -> JSONResponse:
+        battle = battle_from_data(scenario, limits=work.settings.limits)
+        written = ScenarioYaml(yaml=scenario_yaml(battle), file_name=file_name(battle))
+        return JSONResponse(written.model_dump(mode="json"))
+
+    return await work.pool.run(job)

@@ -1,60 +1,124 @@
 """``cfalloc serve``: the web page and JSON API on this machine.
 
 FastAPI and uvicorn are the optional ``web`` extra; they are imported only when the command runs,
-and their absence is one clear message with exit code 2.
+and their absence is one clear message with exit code 2, as are a busy port and a bad host.
+
+>>> is_loopback("localhost"), is_loopback("::1"), is_loopback("0.0.0.0")
+(True, True, False)
 """
 
 from __future__ import annotations
 
+import socket
 from importlib.util import find_spec
 from ipaddress import ip_address
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
+
+from allocator.cli.console import OK, err, guarded, out
+from allocator.core.errors import InputError
+from allocator.core.limits import default_limits
+from allocator.core.text import safe
+from allocator.core.validation import validate
+from allocator.web.settings import WebSettings
 
 WEB_MODULES = ("fastapi", "uvicorn")
+#: The option of ``cfalloc serve`` behind each setting, for messages.
+OPTIONS = {
+    "host": "--host",
+    "port": "--port",
+    "allowed_hosts": "--allow-host",
+    "solve_time_limit": "--time-limit",
+    "workers": "--workers",
+    "queue": "--queue",
+}
 
 
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
-        return ip_address(host).is_loopback
+        return ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def web_settings(**given: Any) -> WebSettings:
+    """The settings from the command's options; a bad one is an InputError naming its option."""
+    try:
+        return validate(WebSettings, given)
+    except InputError as error:
+        field = (error.place or "").split("[")[0].split(".")[0]
+        raise InputError(error.problem, place=OPTIONS.get(field, error.place)) from None
 
 
 def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on; other machines can reach anything else.")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port to listen on (0: any free port).")] = 8000,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another name the page may be opened by (repeatable); loopback, the --host "
+            "address and, with --host 0.0.0.0, this machine's name and addresses always work."
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            max=default_limits().max_time_limit,
+            help="Seconds one answer may take, as the commands' --time-limit.",
+        ),
+    ] = 10.0,
+    workers: Annotated[int, typer.Option(help="Answers computed at the same time.")] = 2,
+    queue: Annotated[
+        int, typer.Option(help="Answers that may wait for a worker; beyond, the server is busy.")
+    ] = 8,
 ) -> None:
     """Serve the web page and the JSON API on this machine (needs the web extra)."""
-    err = Console(stderr=True)
-    missing = [name for name in WEB_MODULES if find_spec(name) is None]
-    if missing:
-        problem = (
-            f"`cfalloc serve` needs {' and '.join(missing)}, which are not installed. "
-            "Install the web extra: pip install '.[web]' (or 'cfalloc[web]')."
-        )
-        err.print(f"[bold red]error:[/] {escape(problem)}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2)
-    import uvicorn
 
-    from allocator.web.app import create_app
-    from allocator.web.settings import WebSettings
-
-    if not is_loopback(host):
-        err.print(
-            f"[yellow]warning:[/] listening on {host}: anyone who can reach this machine can use "
-            "the page (it has no login).",
-            highlight=False,
-            soft_wrap=True,
+    def body() -> int:
+        missing = [name for name in WEB_MODULES if find_spec(name) is None]
+        if missing:
+            raise InputError(
+                f"`cfalloc serve` needs {' and '.join(missing)}, which are not installed. "
+                "Install the web extra: pip install '.[web]' (or 'cfalloc[web]')."
+            )
+        settings = web_settings(
+            host=host,
+            port=port,
+            allowed_hosts=tuple(allow_host or ()),
+            solve_time_limit=time_limit,
+            workers=workers,
+            queue=queue,
         )
-    settings = WebSettings(host=host, port=port)
-    address = f"[{host}]" if ":" in host else host
-    Console().print(f"cfalloc: open http://{address}:{port}/ (Ctrl+C stops)", highlight=False)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+        import uvicorn
+
+        from allocator.web.app import create_app
+        from allocator.web.guards import binds_every_address, machine_addresses
+        from allocator.web.server import listen, server_options, url
+
+        listener = listen(settings.host, settings.port)
+        bound = listener.getsockname()[1]
+        settings = settings.model_copy(update={"port": bound})
+        if not is_loopback(settings.host):
+            err.print(
+                f"[yellow]warning:[/] listening on {safe(settings.host)}: anyone who can reach "
+                "this machine can use the page (it has no login)."
+            )
+        if binds_every_address(settings.host):
+            names = machine_addresses() or [socket.gethostname()]
+            elsewhere = " or ".join(url(name, bound) for name in names)
+            where = f"{elsewhere} from another machine, {url('127.0.0.1', bound)} on this one"
+        else:
+            where = url(settings.host, bound)
+        out.print(f"cfalloc: open {safe(where)} (Ctrl+C stops)", soft_wrap=True)
+        config = uvicorn.Config(create_app(settings), **server_options(settings))
+        with listener:
+            uvicorn.Server(config).run(sockets=[listener])
+        return OK
+
+    guarded(body)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from allocator.core.resolution import load_engagement
+from allocator.core.library import folder
+from allocator.core.resolution import BattlesystemDetails, load_engagement
 from allocator.games.battlesystem.plan import (
     BattlesystemPlan,
     BattlesystemResolver,
@@ -19,7 +18,7 @@ from allocator.games.battlesystem.plan import (
     squeezing_in,
 )
 
-GATEHOUSE = Path(__file__).parent / "data" / "keep-gatehouse.yaml"
+GATEHOUSE = folder("scenarios") / "battlesystem" / "keep-gatehouse.yaml"
 
 
 @pytest.fixture
@@ -46,7 +45,7 @@ def test_charisma_bonus_needs_diameter_and_no_wall(plan):
     assert charisma_bonus(moved(plan, "archer-2", x=5, y=4.5), default_profile(), "archer-2").holds
     behind_door = moved(plan, "archer-1", x=4, y=5)
     answer = charisma_bonus(behind_door, default_profile(), "archer-1")
-    assert not answer.holds and "walls" in answer.reason
+    assert not answer.holds and "wall, door or breach" in answer.reason
 
 
 def test_squeezing_in_by_stand_or_single_bases(plan):
@@ -98,8 +97,30 @@ def test_facing_front_then_flank(plan):
 def test_resolver_lists_every_answer_and_the_violations(plan):
     resolution = BattlesystemResolver().resolve(plan)
     assert resolution.distribution == {}
-    assert len(resolution.details["answers"]) == len(resolution.steps) == 23
+    assert isinstance(resolution.details, BattlesystemDetails)
+    assert len(resolution.details.answers) == 23 and resolution.details.profile_unverified
     assert [v.rule for v in resolution.violations] == ["BS-spacing"]
+    assert resolution.violations[0].message == (
+        "too far apart, in 2 groups: archer-1 and archer-3; archer-2"
+    )
+    assert resolution.steps[0].startswith("in command:")
+
+
+def test_plan_names_are_unique_and_outside_is_not_a_room(plan):
+    data = plan.model_dump()
+    with pytest.raises(ValueError, match="two stands share a name"):
+        BattlesystemPlan.model_validate({**data, "stands": [*data["stands"], data["stands"][0]]})
+    outside = {"name": "outside", "structure": "yard", "width_in": 9, "depth_in": 9}
+    with pytest.raises(ValueError, match="'outside' is not a room"):
+        BattlesystemPlan.model_validate({**data, "rooms": [*data["rooms"], outside]})
+
+
+def test_too_many_stands_are_refused_before_any_answer(plan):
+    from allocator.core.errors import LimitError
+    from allocator.core.limits import Limits
+
+    with pytest.raises(LimitError, match="5 stands, over the limit of 4"):
+        BattlesystemResolver(limits=Limits(max_stands_per_side=4)).resolve(plan)
 
 
 def test_unknown_room_is_rejected(plan):

@@ -1,83 +1,230 @@
-"""The ``resolve`` command line: the required JSON shapes, readable output, exit code 2."""
+"""``cfalloc resolve``: the typed JSON answer, players' words, the shipped examples, exit codes."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from allocator.games.resolve_commands import app
+from allocator.cli.app import app
+from allocator.core.library import folder, names
+from allocator.core.resolution import ResolveAnswer
+from allocator.games.resolve_commands import DEFAULT_EXAMPLES
 
-DATA = Path(__file__).parent / "data"
+EXAMPLES = folder("scenarios")
 runner = CliRunner()
 
 
-def run_json(*args: str) -> dict:
-    result = runner.invoke(app, [*args, "--json"])
+def example(command: str, name: str) -> Path:
+    return EXAMPLES / command / f"{name}.yaml"
+
+
+def resolve(*args: str | Path) -> Any:
+    return runner.invoke(app, ["resolve", *(str(a) for a in args)])
+
+
+def run_json(*args: str | Path) -> dict[str, Any]:
+    result = resolve(*args, "--json")
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    answer: dict[str, Any] = json.loads(result.stdout)
+    ResolveAnswer.model_validate(answer)
+    return answer
 
 
-def test_infinity_json_shape():
+def exact(answer: dict[str, Any], outcome: str) -> str:
+    text: str = answer["outcomes"][outcome]["exact"]
+    return text
+
+
+def flat(text: str) -> str:
+    """Rich wraps long lines to the terminal width: compare with whitespace collapsed."""
+    return " ".join(text.split())
+
+
+# --- the JSON answer --------------------------------------------------------------------------
+
+
+def test_infinity_json_answer():
     answer = run_json("infinity", "--active", "12/1", "--reactive", "12/1")
-    assert answer["neither"] == "19/100"
-    assert answer["active_wins"] == answer["reactive_wins"] == "81/200"
+    assert exact(answer, "neither") == "19/100"
+    assert answer["outcomes"]["neither"]["value"] == 0.19
+    assert exact(answer, "active_wins") == exact(answer, "reactive_wins") == "81/200"
+    assert answer["details"]["system"] == "infinity"
+    assert answer["details"]["active"] == {"success_value": 12, "burst": 1, "allies": []}
 
 
 def test_infinity_file_with_melee():
-    answer = run_json("infinity", "--file", str(DATA / "melee.yaml"))
-    assert (answer["active"]["burst"], answer["reactive"]["burst"]) == (2, 1)
+    answer = run_json("infinity", "--file", example("infinity", "melee"))
+    details = answer["details"]
+    assert (details["active"]["burst"], details["reactive"]["burst"]) == (2, 1)
+    assert details["active"]["allies"] == ["fusilier-1"]
     assert [v["rule"] for v in answer["violations"]] == ["INF-ally"]
+    assert {wounds["target"] for wounds in details["wounds"]} == {"active", "reactive"}
 
 
-def test_matched_dice_json_shape():
+def test_matched_dice_json_answer():
     answer = run_json("matched-dice", "--attacker", "3", "--defender", "2", "--ties", "defender")
-    outcomes = {(o["attacker_losses"], o["defender_losses"]): o["p"] for o in answer["outcomes"]}
-    assert outcomes[0, 2] == "1445/3888" and outcomes[2, 0] == "2275/7776"
+    casualties = {
+        (row["attacker_losses"], row["defender_losses"]): row["chance"]["exact"]
+        for row in answer["details"]["casualties"]
+    }
+    assert casualties[0, 2] == "1445/3888" and casualties[1, 1] == "2611/7776"
+    assert casualties[2, 0] == "2275/7776"
+    assert exact(answer, "defender_loses_more") == "1445/3888"
 
 
-def test_matched_dice_rounds_gives_wipe_out_chances():
+def test_matched_dice_rounds_give_the_ends_of_the_chain():
     answer = run_json("matched-dice", "--attacker", "4", "--defender", "2", "--rounds", "3")
-    assert set(answer["wiped_out_within"]) == {"attacker", "defender"}
+    assert answer["details"]["rounds"] == 3
+    assert {"defender_wiped_out", "attacker_wiped_out"} <= set(answer["outcomes"])
+    total = sum(
+        float(row["chance"]["value"]) for row in answer["details"]["ends"]
+    )  # every end once
+    assert total == pytest.approx(1)
 
 
 def test_matched_dice_file_reports_violations():
-    answer = run_json("matched-dice", "--file", str(DATA / "assault-grid.yaml"))
+    answer = run_json("matched-dice", "--file", example("matched-dice", "assault-grid"))
     assert [v["rule"] for v in answer["violations"]] == ["MD-command", "MD-orthogonal"]
+
+
+def test_battlesystem_json_answer():
+    answer = run_json("battlesystem", example("battlesystem", "keep-gatehouse"))
+    assert answer["outcomes"] == {}
+    assert answer["details"]["profile_unverified"] is True
+    assert len(answer["details"]["answers"]) == 23
+
+
+def test_percentile_json_answer():
+    answer = run_json("percentile", example("percentile", "tank"))
+    assert exact(answer, "afv_survives") == "15309/80000"
+    assert answer["details"]["example_tables"] is True and answer["details"]["melee"] is None
+    pillbox = run_json("percentile", example("percentile", "pillbox"))
+    assert pillbox["details"]["melee"]["exact"] == "33/50"
+    assert pillbox["details"]["expected_melee_turns"]["exact"] == "125/27"
+
+
+def test_allocate_json_answer():
+    answer = run_json("infinity-allocate", example("infinity-allocate", "sniper"))
+    assert exact(answer, "at_least_one_wound") == "66469/160000"
+    assert answer["details"]["contacts"] == {"kempei": "sniper"}
+
+
+def test_json_is_byte_identical_run_to_run():
+    args = ("matched-dice", "--file", example("matched-dice", "veteran-chain"), "--json")
+    assert resolve(*args).stdout == resolve(*args).stdout
+
+
+# --- players' words ---------------------------------------------------------------------------
+
+
+def test_readable_outcomes_are_sentences_with_percentages():
+    text = flat(resolve("matched-dice", "--attacker", "3", "--defender", "2").stdout)
+    assert "the defender takes more casualties" in text and "37.2%" in text
+    assert "defender_loses_more" not in text
+    infinity = flat(resolve("infinity", "--active", "12/1", "--reactive", "12/1").stdout)
+    assert "neither trooper wins" in infinity and "19.0%" in infinity
+
+
+def test_readable_battlesystem_says_the_profile_is_unverified_in_a_sentence():
+    text = flat(resolve("battlesystem", example("battlesystem", "keep-gatehouse")).stdout)
+    assert "profile_unverified" not in text and "True" not in text
+    assert "not verified against the rulebook" in text
+    assert "archer-1 and archer-3; archer-2" in text
+
+
+def test_readable_percentile_says_the_tables_are_the_example():
+    text = flat(resolve("percentile", example("percentile", "pillbox")).stdout)
+    assert "example_tables" not in text and "EXAMPLE tables" in text
+    assert "the attacker is killed (KIA)" in text and "81.9%" in text
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        ["battlesystem", str(DATA / "keep-gatehouse.yaml")],
-        ["percentile", str(DATA / "pillbox.yaml")],
-        ["percentile", str(DATA / "tank.yaml")],
-        ["infinity-allocate", str(DATA / "allocate.yaml")],
+        ["battlesystem", example("battlesystem", "keep-gatehouse")],
+        ["percentile", example("percentile", "pillbox")],
+        ["percentile", example("percentile", "tank")],
+        ["infinity-allocate", example("infinity-allocate", "sniper")],
+        ["infinity", "--file", example("infinity", "face-to-face")],
         ["infinity", "--active", "14+3/3", "--reactive", "13/1", "--active-damage", "13"],
+        ["matched-dice", "--file", example("matched-dice", "veteran-chain")],
     ],
 )
 def test_every_command_reads_well_and_as_json(args):
-    readable = runner.invoke(app, args)
+    readable = resolve(*args)
     assert readable.exit_code == 0, readable.output
-    assert "steps" not in readable.stdout and "1." in readable.stdout
-    assert run_json(*args)["system"]
+    text = flat(readable.stdout)
+    assert "How it was worked out: 1." in text
+    assert "_" not in text.replace("--", "")  # no programmer names such as afv_survives
+    assert run_json(*args)["system"] == args[0]
+
+
+# --- the shipped examples ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", sorted(DEFAULT_EXAMPLES))
+def test_every_command_prints_its_example(command, tmp_path):
+    printed = resolve(command, "--example")
+    assert printed.exit_code == 0, printed.output
+    shipped = example(command, DEFAULT_EXAMPLES[command]).read_text(encoding="utf-8")
+    assert printed.stdout == shipped
+    edited = tmp_path / "mine.yaml"
+    edited.write_text(printed.stdout, encoding="utf-8")
+    as_file = ["--file", edited] if command in ("infinity", "matched-dice") else [edited]
+    assert resolve(command, *as_file).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("command", "name"), [(c, n) for c in sorted(DEFAULT_EXAMPLES) for n in names("scenarios", c)]
+)
+def test_every_shipped_example_runs(command, name):
+    assert resolve(command, "--example-name", name).stdout == example(command, name).read_text(
+        encoding="utf-8"
+    )
+    as_file = ["--file"] if command in ("infinity", "matched-dice") else []
+    answer = run_json(command, *as_file, example(command, name))
+    assert answer["system"] == command
+
+
+def test_every_system_ships_an_example():
+    for command, name in DEFAULT_EXAMPLES.items():
+        assert name in names("scenarios", command)
+
+
+@pytest.mark.parametrize("name", ["no-such", "../../etc/passwd"])
+def test_unknown_example_is_one_line_and_exit_2(name):
+    result = resolve("percentile", "--example-name", name)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "shipped percentile example" in result.stderr
+
+
+# --- bad input --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["infinity", "--active", "12/x"], "is not SV/B"),
-        (["infinity", "--active", "45/1"], "outside -12..40"),
+        (["infinity", "--active", "12/x"], "--active: '12/x' is not SV/B"),
+        (["infinity", "--active", "9" * 5000 + "/1"], "is not SV/B"),
+        (["infinity", "--active", "45/1"], "active: SV 45 is outside -12..40"),
         (["infinity"], "give either --active"),
+        (["infinity-allocate"], "give the allocation file"),
+        (["battlesystem"], "give the building plan"),
+        (["percentile"], "give the assault file"),
         (["matched-dice", "--defender", "2"], "exactly one of attacker"),
         (["matched-dice", "--attacker", "2", "--defender", "2", "--ties", "odd"], "ties"),
+        (["matched-dice", "--attacker", "90", "--defender", "2"], "attacker"),
         (["battlesystem", "no-such-plan.yaml"], "no such file"),
-        (["percentile", str(DATA / "melee.yaml")], "attacker"),
+        (["percentile", example("infinity", "melee")], "attacker"),
     ],
 )
 def test_bad_input_is_one_message_and_exit_2(args, message):
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2
+    result = resolve(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
     assert message in result.stderr and "Traceback" not in result.output

@@ -1,4 +1,4 @@
-"""Matched dice: the published Risk numbers, the seed's tie rule, the chain, legality."""
+"""Matched dice: the published Risk numbers, the tie rule as written, the chain, legality."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from allocator.games.matched_dice.assault import (
     check_assault,
     default_profile,
     match_dice,
+    no_break_test,
     roll_outcomes,
     run_assault,
 )
@@ -31,7 +32,7 @@ def test_published_risk_three_v_two():
     ]
 
 
-def test_published_seed_ties_cancel_defender_still_loses_two_in_2890():
+def test_published_ties_cancel_defender_still_loses_two_in_2890():
     assert roll_outcomes(3, 2, "cancel")[0, 2] == Fraction(2890, 7776)
 
 
@@ -66,6 +67,49 @@ def test_one_round_chain_equals_one_roll():
     assert assault.chance("attacker_wiped_out") == Fraction(21, 36)
 
 
+def reference_chain(attacker, defender, rounds, ties, break_test):
+    """The chain of rounds in plain fractions, state by state, as the rule reads."""
+    profile = default_profile()
+    ends, states = Counter(), Counter({(attacker, defender): Fraction(1)})
+    for _ in range(rounds):
+        following = Counter()
+        for (a, d), chance in states.items():
+            dice = min(a, profile.max_attacker_dice), min(d, profile.max_defender_dice)
+            for (a_lost, d_lost), p in roll_outcomes(*dice, ties).items():
+                left, q = (a - a_lost, d - d_lost), chance * p
+                if left[1] == 0:
+                    ends["defender_wiped_out", *left] += q
+                elif left[0] == 0:
+                    ends["attacker_wiped_out", *left] += q
+                else:
+                    ab = break_test("attacker", a_lost, left[0])
+                    db = break_test("defender", d_lost, left[1])
+                    ends["both_broke", *left] += q * ab * db
+                    ends["attacker_broke", *left] += q * ab * (1 - db)
+                    ends["defender_broke", *left] += q * (1 - ab) * db
+                    following[left] += q * (1 - ab) * (1 - db)
+        states = following
+    for (a, d), chance in states.items():
+        ends["undecided", a, d] += chance
+    return {key: p for key, p in ends.items() if p}
+
+
+@pytest.mark.parametrize(
+    "break_test",
+    [
+        no_break_test,
+        BreakOnLoss(attacker="1/6", defender="1/3"),
+        BreakOnLoss(attacker=1, defender=0),
+    ],
+    ids=["none", "sixth-third", "attacker-always"],
+)
+@pytest.mark.parametrize("ties", ["cancel", "defender"])
+def test_integer_chain_equals_the_chain_in_fractions(break_test, ties):
+    fast = run_assault(5, 4, 4, default_profile(), ties, break_test)
+    assert fast.ends == reference_chain(5, 4, 4, ties, break_test)
+    assert sum(fast.ends.values()) == 1
+
+
 def test_break_test_is_pluggable():
     always = BreakOnLoss(attacker=Fraction(1), defender=Fraction(0))
     assault = run_assault(3, 3, 3, default_profile(), "defender", always)
@@ -81,7 +125,7 @@ def test_break_test_is_pluggable():
 def test_quality_caps_the_rounds():
     resolver = MatchedDiceResolver()
     veteran = MatchedDiceEngagement(attacker=4, defender=4, quality="veteran", rounds=9)
-    assert resolver.resolve(veteran).details["rounds"] == 4
+    assert resolver.resolve(veteran).details.rounds == 4
     with pytest.raises(InputError, match="no attack limit"):
         resolver.resolve(MatchedDiceEngagement(attacker=4, defender=4, quality="heroic"))
 
@@ -134,3 +178,33 @@ def test_bases_give_the_sp_count():
 def test_sps_must_be_given_exactly_once():
     with pytest.raises(ValueError, match="exactly one of attacker"):
         MatchedDiceEngagement(defender=2)
+
+
+def test_sps_are_bounded_per_side():
+    with pytest.raises(ValueError, match="at most 50 a side"):
+        MatchedDiceEngagement(
+            attacker=2,
+            defending_bases=bases(*((f"d{i}", (2, 2), 20, False) for i in range(3))),
+        )
+    with pytest.raises(ValueError, match="less than or equal to 50"):
+        MatchedDiceEngagement(attacker=51, defender=2)
+
+
+def test_rounds_over_the_limit_are_refused():
+    from allocator.core.errors import LimitError
+    from allocator.core.limits import Limits
+
+    resolver = MatchedDiceResolver(limits=Limits(max_rounds=3))
+    with pytest.raises(LimitError, match="4 rounds, over the limit of 3"):
+        resolver.resolve(MatchedDiceEngagement(attacker=4, defender=4, rounds=4))
+    with pytest.raises(LimitError, match="4 rounds"):
+        resolver.resolve(MatchedDiceEngagement(attacker=4, defender=4, quality="veteran"))
+    assert resolver.resolve(MatchedDiceEngagement(attacker=4, defender=4, rounds=3)).details
+
+
+def test_the_command_violation_names_the_bases():
+    two = bases(("a", (1, 2), 2, False), ("b", (3, 2), 2, False))
+    (violation,) = check_assault(
+        MatchedDiceEngagement(attacking_bases=two, defender=2, position=(2, 2))
+    )
+    assert "(a and b)" in violation.message

@@ -82,7 +82,8 @@ def test_non_afv_melee_runs_until_a_kia():
         "attacker_kia": Fraction(2, 7),
         "both_kia": Fraction(1, 14),
     }
-    assert result.details["melee"] == Fraction(72, 100)
+    assert result.details.melee.exact == Fraction(72, 100)
+    assert result.details.expected_melee_turns.exact == 1 / (1 - Fraction(8, 10) * Fraction(9, 10))
 
 
 def test_suppressed_defender_gets_no_defensive_fire_but_fights_the_melee():
@@ -149,3 +150,52 @@ def test_transport_meets_the_attack_with_its_infantry():
     carried = resolve(engagement(kind="transport"))
     assert carried.distribution == resolve(engagement()).distribution
     assert any("dismount" in step for step in carried.steps)
+
+
+def test_a_melee_factor_of_zero_is_zero_not_the_fire_factor():
+    tables = PercentileTables(
+        firepower={
+            0: [FireBand(upto=999, result="no_effect")],
+            2: [FireBand(upto=50, result="kia"), FireBand(upto=999, result="no_effect")],
+        },
+        assault={"any": [AssaultBand(upto=999, result="no_effect")]},
+    )
+    case = engagement({"firepower": 2, "melee_firepower": 0}, firepower=2)
+    result = PercentileResolver(tables).resolve(case)
+    # in melee only the defender can kill: everything that reaches melee ends with the attacker
+    into_melee = Fraction(1, 2) * Fraction(1, 2)
+    assert result.distribution["attacker_kia"] == Fraction(1, 4) + into_melee
+
+
+def test_at_weapons_are_probabilities():
+    for bad in ("3/2", "-1/4", "1/0", 2):
+        with pytest.raises(ValueError, match=r"probab|zero"):
+            AssaultingInfantry(name="sqd", distance_in=1, firepower=2, at_weapons=[bad])
+    assert AssaultingInfantry(
+        name="s", distance_in=1, firepower=2, at_weapons=[0.25]
+    ).at_weapons == [Fraction(1, 4)]
+
+
+def test_turns_over_the_limit_are_refused():
+    from allocator.core.errors import LimitError
+    from allocator.core.limits import Limits
+
+    case = engagement(kind="afv", category="medium").model_copy(update={"turns": 4})
+    with pytest.raises(LimitError, match="4 turns, over the limit of 3"):
+        PercentileResolver(limits=Limits(max_rounds=3)).resolve(case)
+
+
+def test_bands_must_rise():
+    with pytest.raises(ValueError, match="must rise"):
+        PercentileTables(
+            firepower={1: [FireBand(upto=50, result="kia"), FireBand(upto=10, result="no_effect")]},
+            assault={"any": [AssaultBand(upto=999, result="no_effect")]},
+        )
+
+
+def test_the_answer_names_both_units_and_the_reach():
+    result = resolve(engagement())
+    assert (result.details.attacker, result.details.defender) == ("sqd", "def")
+    assert result.details.reach_in == 6 and result.details.eligible
+    far = resolve(engagement({"distance_in": 9}))
+    assert not far.details.eligible and far.distribution == {}

@@ -10,7 +10,8 @@ import yaml
 from allocator.core.errors import InputError
 from allocator.core.library import folder
 from allocator.core.reader import read_file
-from allocator.core.resolution import validate
+from allocator.core.resolution import ResolveAnswer
+from allocator.core.validation import validate
 from allocator.core.violations import Violation
 from allocator.games import SYSTEMS, Resolution, get_resolver
 from allocator.games.infinity.rolls import InfinityEngagement
@@ -32,16 +33,40 @@ def test_unknown_system_is_input_error():
         get_resolver("chess")
 
 
-def test_resolution_json_has_exact_fractions_at_the_top():
+def test_the_answer_has_exact_fractions_beside_floats():
     violation = Violation(rule="X", step=0, message="m", stands=["a"])
-    resolution = Resolution("s", {"win": Fraction(2, 3)}, ["one"], [violation], {"n": 1})
-    assert resolution.to_json() == {
+    resolution = Resolution("s", {"win": Fraction(2, 3), "sure": Fraction(1)}, ["one"], [violation])
+    assert resolution.answer().to_json() == {
         "system": "s",
-        "win": "2/3",
-        "n": 1,
+        "outcomes": {
+            "win": {"value": 2 / 3, "exact": "2/3"},
+            "sure": {"value": 1.0, "exact": "1/1"},
+        },
+        "details": None,
         "violations": [violation.model_dump()],
         "steps": ["one"],
     }
+
+
+@pytest.mark.parametrize("name", ["infinity", "matched-dice", "battlesystem", "percentile"])
+def test_every_system_answers_with_its_typed_details(name):
+    from allocator.core.resolution import load_engagement
+    from allocator.games.resolve_commands import DEFAULT_EXAMPLES
+
+    resolver = get_resolver(name)
+    path = folder("scenarios") / name / f"{DEFAULT_EXAMPLES[name]}.yaml"
+    answer = resolver.resolve(load_engagement(resolver.engagement_model, path)).answer()
+    assert answer.details is not None and answer.details.system == name
+    assert ResolveAnswer.model_validate(answer.to_json()) == answer
+
+
+def test_crossfire_answers_through_the_same_interface():
+    resolver = get_resolver("crossfire")
+    path = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
+    scenario = resolver.engagement_model.model_validate(read_file(path))
+    answer = resolver.resolve(scenario).answer().to_json()
+    assert answer["system"] == "crossfire" and answer["details"] is None
+    assert answer["outcomes"]["attacker wins every combat"]["exact"] == "65/88"
 
 
 def test_validation_error_becomes_one_input_error_with_its_place():
@@ -63,6 +88,15 @@ def test_bad_yaml_is_input_error(tmp_path):
     broken.write_text("a: [1, 2\n")
     with pytest.raises(InputError, match="not valid YAML"):
         read_file(broken)
+
+
+def test_shipped_profiles_do_not_cite_internal_texts():
+    for name in ("infinity", "matched-dice", "battlesystem", "percentile-example-tables"):
+        text = (folder("rulesets") / f"{name}.yaml").read_text(encoding="utf-8")
+        assert "RULES.md" not in text and "seed" not in text.lower(), name
+    for path in folder("scenarios").glob("*/*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        assert "RULES.md" not in text and "seed" not in text.lower(), path
 
 
 def test_unverified_profile_values_are_marked():

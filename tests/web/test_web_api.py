@@ -13,14 +13,19 @@ pytest.importorskip("fastapi", reason="the web extra is not installed (pip insta
 
 import yaml
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
-import allocator.games.crossfire.service
 import allocator.web.app
+import allocator.web.cli
+import allocator.web.errors
+import allocator.web.guards
+import allocator.web.server
 import allocator.web.settings
+import allocator.web.work
 from allocator.cli.app import app as cli_app
 from allocator.core.library import folder
-from allocator.core.limits import Limits
+from allocator.core.limits import Limits, default_limits
 from allocator.core.reader import read_file as read_data
 from allocator.games.crossfire import service
 from allocator.games.crossfire.battle import battle_from_data
@@ -31,14 +36,15 @@ SCENARIOS = sorted(
     p for p in (folder("scenarios")).iterdir() if p.suffix in {".yaml", ".yml", ".json"}
 )
 SEED = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
-LIMITS = WebSettings(
-    limits=Limits(max_stands_per_side=8, max_body_bytes=64 * 1024, max_values=2_000)
-)
+LIMITS = Limits(max_stands_per_side=8, max_body_bytes=64 * 1024, max_values=2_000)
+#: The address the test client names in its Host header (the server answers only to its own).
+BASE_URL = "http://127.0.0.1:8000"
 
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app(LIMITS), raise_server_exceptions=False)
+    """The app with small limits; a defect raises in the test instead of answering 500."""
+    return TestClient(create_app(WebSettings(limits=LIMITS)), base_url=BASE_URL)
 
 
 @pytest.fixture
@@ -81,6 +87,30 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("check", "explain", "solve", "simulate", "parse", "forces", "scenarios"):
         assert f"/api/{path}" in paths
+
+
+def test_every_json_answer_is_documented_with_its_fields(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+
+    def resolve(schema: dict[str, Any]) -> dict[str, Any]:
+        if "$ref" in schema:
+            return resolve(schemas[schema["$ref"].removeprefix("#/components/schemas/")])
+        if schema.get("type") == "array":
+            return resolve(schema["items"])
+        return schema
+
+    operations = [(p, m, op) for p, methods in spec["paths"].items() for m, op in methods.items()]
+    assert len(operations) == 8
+    for path, method, operation in operations:
+        answers = operation["responses"]
+        answer = resolve(answers["200"]["content"]["application/json"]["schema"])
+        assert answer.get("properties"), (method, path)
+        refusals = [status for status in answers if status.startswith("4")]
+        assert refusals, (method, path)
+        for status in refusals:
+            error = resolve(answers[status]["content"]["application/json"]["schema"])
+            assert set(error["properties"]) == {"error", "detail"}, (method, path, status)
 
 
 def test_scenario_list_names_every_shipped_file(client: TestClient) -> None:
@@ -127,12 +157,11 @@ def test_check_takes_a_partial_allocation(client: TestClient, seed: dict[str, An
 # ------------------------------------------------------------------ bad input: 4xx, never 500
 
 
-def test_malformed_json_is_400(client: TestClient) -> None:
+def test_malformed_json_is_400_naming_the_line(client: TestClient) -> None:
     response = client.post(
         "/api/check", content=b'{"defender": ', headers={"content-type": "application/json"}
     )
-    assert_error(response, 400)
-    assert response.json()["detail"][0]["type"] == "json_invalid"
+    assert "not valid JSON" in assert_error(response, 400, "line 1, column 14")["problem"]
 
 
 @pytest.mark.parametrize(
@@ -193,15 +222,20 @@ def test_simulate_needs_an_integer_seed(client: TestClient, seed: dict[str, Any]
     assert_error(response, 422, "body.seed")
 
 
-def test_scenario_too_large_to_solve_is_413(client: TestClient, seed: dict[str, Any]) -> None:
+def test_a_force_over_the_limit_is_413_naming_the_limit(
+    client: TestClient, seed: dict[str, Any]
+) -> None:
     seed["attacker"] = big_force(LIMITS.max_stands_per_side + 1)
     seed.pop("allocation")
     error = assert_error(
-        client.post("/api/solve", json={"scenario": seed, "side": "defender"}), 413
+        client.post("/api/solve", json={"scenario": seed, "side": "defender"}), 413, "attacker"
     )
-    assert error["place"] == "attacker.stands"
-    assert "at most 8" in error["problem"]
-    assert_error(client.post("/api/explain", json=seed), 413, "attacker.stands")
+    assert "over the limit of 8" in error["problem"]
+    assert "CFALLOC_MAX_STANDS_PER_SIDE" in error["problem"]
+    for path in ("/api/check", "/api/explain", "/api/forces"):
+        assert_error(client.post(path, json=seed), 413, "attacker")
+    simulate = client.post("/api/simulate", json={"scenario": seed, "seed": 1})
+    assert_error(simulate, 413, "attacker")
 
 
 def test_body_over_the_limit_is_413(client: TestClient) -> None:
@@ -230,27 +264,48 @@ def test_parse_reads_yaml_and_json(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("text", "status", "place"),
     [
-        ("defender: [\n  d1", 422, "line 2, column 5"),
+        ("defender: [\n  d1", 422, "line 3, column 1"),
         ("", 422, "body"),
-        ("- just\n- a list", 422, None),
+        ("- just\n- a list", 422, "body"),
         ("a: !!python/object/apply:os.system [ls]", 422, "line 1, column 4"),
-        ("a: &a [*a]", 422, "body"),
+        ("a: !!binary aGVsbG8=", 422, "line 1, column 4"),
+        ("a: b\x00", 422, "line 1"),
+        ("a: &a [*a]", 422, "line 1, column 8"),
         (
             "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
             "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]",
             413,
-            "body",
+            "line 3, column 42",
         ),
-        ("[" * 5000, 422, "body"),
+        ("[" * 5000, 413, "body"),
+        ("a: [" + "[" * 40 + "]" * 40 + "]", 413, "line 1, column 35"),
+        ('title: "\\ud800"', 422, None),
+        ("title: " + "x" * 20_000, 413, "line 1, column 8"),
     ],
-    ids=["yaml-error", "empty", "not-a-mapping", "python-tag", "recursive", "alias-bomb", "deep"],
+    ids=[
+        "yaml-error",
+        "empty",
+        "not-a-mapping",
+        "python-tag",
+        "binary-tag",
+        "nul",
+        "recursive",
+        "alias-bomb",
+        "deep-json",
+        "deep-yaml",
+        "surrogate",
+        "long-text",
+    ],
 )
-def test_parse_refuses_bad_text(client: TestClient, text: str, status: int, place: str) -> None:
+def test_parse_refuses_bad_text(
+    client: TestClient, text: str, status: int, place: str | None
+) -> None:
     assert_error(client.post("/api/parse", content=text), status, place)
 
 
 def test_parse_refuses_bytes_that_are_not_utf8(client: TestClient) -> None:
-    assert_error(client.post("/api/parse", content=b"title: \xff\xfe"), 422, "body")
+    error = assert_error(client.post("/api/parse", content=b"title: \xff\xfe"), 422, "body")
+    assert "not UTF-8" in error["problem"]
 
 
 # ------------------------------------------------------------------ solve, explain, simulate
@@ -310,28 +365,54 @@ def test_simulate_with_a_seed_repeats_the_same_dice(
 # ------------------------------------------------------------------ settings
 
 
-def test_settings_bind_to_loopback_by_default() -> None:
+def test_settings_bind_to_loopback_and_share_the_command_line_limits() -> None:
     settings = WebSettings()
     assert (settings.host, settings.port) == ("127.0.0.1", 8000)
-    assert settings.solve_time_limit > 0
+    assert settings.limits == default_limits()
+    assert settings.solve_time_limit == 10.0
 
 
-@pytest.mark.parametrize("module", [allocator.web.app, allocator.web.settings])
+def test_settings_refuse_a_time_limit_over_the_shared_limit() -> None:
+    with pytest.raises(ValidationError, match="CFALLOC_MAX_TIME_LIMIT"):
+        WebSettings(limits=Limits(max_time_limit=5), solve_time_limit=6)
+
+
+@pytest.mark.parametrize("name", ["a b", "*", "*.", "[zz]", "a..b", "x" * 70, "[/x]"])
+def test_settings_refuse_a_name_that_no_host_header_carries(name: str) -> None:
+    with pytest.raises(ValidationError, match="not a host name"):
+        WebSettings(allowed_hosts=(name,))
+
+
+def test_settings_write_allowed_names_as_host_headers_do() -> None:
+    names = WebSettings(allowed_hosts=("Club.LAN", "::1", "*.Example.org")).allowed_hosts
+    assert names == ("club.lan", "[::1]", "*.example.org")
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        allocator.web.app,
+        allocator.web.cli,
+        allocator.web.errors,
+        allocator.web.guards,
+        allocator.web.server,
+        allocator.web.settings,
+        allocator.web.work,
+    ],
+)
 def test_docstring_examples(module: Any) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
 
 
-def test_api_docs_are_served_without_a_cdn() -> None:
-    from fastapi.testclient import TestClient
-
-    from allocator.web.app import create_app
-    from allocator.web.settings import WebSettings
-
-    client = TestClient(create_app(WebSettings()))
+def test_api_docs_are_served_without_a_cdn(client: TestClient) -> None:
     page = client.get("/docs")
     assert page.status_code == 200
     assert "/docs-assets/swagger-ui-bundle.js" in page.text
     assert "cdn" not in page.text.lower()
     assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
     assert client.get("/openapi.json").json()["info"]["title"] == "cfalloc"
+
+
+def test_redoc_is_not_served_since_it_needs_a_cdn(client: TestClient) -> None:
+    assert_error(client.get("/redoc"), 404, "path")

@@ -17,36 +17,72 @@ positions in inches (centre of the base). Every predicate answers yes or no and 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from allocator.core.resolution import Resolution, load_profile, row_reached
+from allocator.core.limits import Limits, default_limits
+from allocator.core.resolution import (
+    BattlesystemDetails,
+    Predicate,
+    PredicateAnswer,
+    Resolution,
+    load_profile,
+    row_reached,
+)
+from allocator.core.text import listing, plural
 from allocator.core.violations import Violation
 
 OUTSIDE = "outside"
+Inches = Annotated[float, Field(ge=-10_000, le=10_000)]
+Size = Annotated[float, Field(ge=0.1, le=1000)]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+
+#: Each question, in players' words.
+PREDICATE_WORDS: dict[Predicate, str] = {
+    "in_command": "in command",
+    "charisma_bonus": "gets the charisma bonus",
+    "squeezing_in": "squeezes in",
+    "front_attack": "attacked in front",
+    "formation": "in regular formation",
+    "indoor_spacing": "keeps indoor spacing",
+}
+
+METHOD = [
+    "in command: within half the command diameter of the commander (by his charisma, from the"
+    " profile), or anywhere inside the commander's own structure",
+    "charisma bonus: within the command diameter, with no wall, door or breach between the"
+    " stand's room and the commander's",
+    "squeezing in: the stand fits its room either way round, or its figures would on single"
+    " bases, after the figures of the other stands in the room",
+    "formation: regular only when declared and the room holds the unit two ranks deep",
+    "indoor spacing: two stands of a unit stay linked within the profile's gap per figure of the"
+    " larger stand, and the unit's indoor stands hang together",
+    "facing: the first direction of attack is the front, a second direction is a flank, and an"
+    " attack through a breach is always a flank",
+]
 
 
-class CommandRow(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    min_charisma: int
-    diameter_in: float = Field(gt=0)
-    bonus: int
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
-class BattlesystemProfile(BaseModel):
+class CommandRow(_Strict):
+    min_charisma: int = Field(ge=0, le=100)
+    diameter_in: Size
+    bonus: int = Field(ge=-20, le=20)
+
+
+class BattlesystemProfile(_Strict):
     """The numbers of ``models/rulesets/battlesystem.yaml``."""
 
-    model_config = ConfigDict(extra="forbid")
-
     unverified: bool = True
-    command: list[CommandRow] = Field(min_length=1)
-    indoor_gap_per_figure_in: float = Field(gt=0)
+    command: list[CommandRow] = Field(min_length=1, max_length=50)
+    indoor_gap_per_figure_in: float = Field(gt=0, le=100)
 
     def row(self, charisma: int) -> CommandRow:
         return row_reached(
@@ -66,79 +102,77 @@ def load_battlesystem_profile(path: Path | None) -> BattlesystemProfile:
     return load_profile(BattlesystemProfile, "battlesystem", path) if path else default_profile()
 
 
-class Room(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    structure: str = Field(description="The building or walled enclosure it belongs to.")
-    width_in: float = Field(gt=0)
-    depth_in: float = Field(gt=0)
+class Room(_Strict):
+    name: Name
+    structure: Name = Field(description="The building or walled enclosure it belongs to.")
+    width_in: Size
+    depth_in: Size
 
 
-class Connection(BaseModel):
+class Connection(_Strict):
     """What joins two rooms (or a room and "outside"): a wall, a door, a breach, or nothing."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    between: tuple[str, str]
+    between: tuple[Name, Name]
     kind: Literal["wall", "door", "breach", "open"]
-    width_in: float = Field(0, ge=0, description="The opening's width (doors and breaches).")
+    width_in: float = Field(0, ge=0, le=1000, description="The opening's width (doors, breaches).")
 
 
-class Placed(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    room: str = Field(OUTSIDE, description="The room it stands in, or outside.")
-    x: float
-    y: float
+class Placed(_Strict):
+    name: Name
+    room: Name = Field(OUTSIDE, description="The room it stands in, or outside.")
+    x: Inches
+    y: Inches
 
 
 class Commander(Placed):
-    charisma: int
+    charisma: int = Field(ge=0, le=100)
 
 
-class Unit(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    commander: str
+class Unit(_Strict):
+    name: Name
+    commander: Name
     declared_regular: bool = Field(False, description="The player declares regular formation.")
 
 
 class Stand(Placed):
-    unit: str
-    figures: int = Field(ge=1)
-    figure_width_in: float = Field(0.75, gt=0, description="One figure's own base, frontage.")
-    figure_depth_in: float = Field(0.75, gt=0)
+    unit: Name
+    figures: int = Field(ge=1, le=1000)
+    figure_width_in: float = Field(0.75, ge=0.1, le=100, description="One figure's frontage.")
+    figure_depth_in: float = Field(0.75, ge=0.1, le=100)
 
     @property
     def width_in(self) -> float:
         return self.figures * self.figure_width_in
 
 
-class Attack(BaseModel):
+class Attack(_Strict):
     """An attack on a stand, in the order they come: its direction and whether through a breach."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    target: str
-    direction: str = Field(description="The opening or side it comes from, e.g. 'north door'.")
+    target: Name
+    direction: Name = Field(description="The opening or side it comes from, e.g. 'north door'.")
     through_breach: bool = False
 
 
-class BattlesystemPlan(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    rooms: list[Room]
-    connections: list[Connection] = Field(default_factory=list)
+class BattlesystemPlan(_Strict):
+    rooms: list[Room] = Field(max_length=1000)
+    connections: list[Connection] = Field(default_factory=list, max_length=5000)
     commanders: list[Commander] = Field(default_factory=list)
     units: list[Unit] = Field(default_factory=list)
     stands: list[Stand] = Field(default_factory=list)
-    attacks: list[Attack] = Field(default_factory=list)
+    attacks: list[Attack] = Field(default_factory=list, max_length=1000)
 
     @model_validator(mode="after")
     def _known_names(self) -> BattlesystemPlan:
+        for kind, items in (
+            ("rooms", self.rooms),
+            ("commanders", self.commanders),
+            ("units", self.units),
+            ("stands", self.stands),
+        ):
+            if len({item.name for item in items}) != len(items):
+                raise ValueError(f"two {kind} share a name")
+        if OUTSIDE in {room.name for room in self.rooms}:
+            raise ValueError(f"{OUTSIDE!r} is not a room: it is everything outside the building")
         rooms = {room.name for room in self.rooms} | {OUTSIDE}
         places = [name for c in self.connections for name in c.between]
         places += [p.room for p in [*self.commanders, *self.stands]]
@@ -163,75 +197,93 @@ class BattlesystemPlan(BaseModel):
             graph.add_edge(*connection.between, kind=connection.kind, width_in=connection.width_in)
         return graph
 
-    def named(self, kind: str, name: str) -> Any:
-        """The room, commander, unit or stand called ``name`` (``kind`` is the list's field)."""
-        return next(item for item in getattr(self, kind) if item.name == name)
+    def open_to(self, room: str, other: str) -> bool:
+        """Whether two rooms are the same or joined only through open connections (no wall)."""
+        graph = self.graph()
+        open_only = nx.Graph()
+        open_only.add_nodes_from(graph.nodes)
+        open_only.add_edges_from(
+            (a, b) for a, b, kind in graph.edges(data="kind") if kind == "open"
+        )
+        return bool(nx.has_path(open_only, room, other))
 
+    def structure(self, room: str) -> str | None:
+        """The structure a room belongs to (none for outside)."""
+        return next((r.structure for r in self.rooms if r.name == room), None)
 
-@dataclass(frozen=True)
-class Answer:
-    """One predicate's answer about one subject, with the reason."""
+    def room(self, name: str) -> Room:
+        return next(room for room in self.rooms if room.name == name)
 
-    predicate: str
-    subject: str
-    holds: bool
-    reason: str
+    def unit(self, name: str) -> Unit:
+        return next(unit for unit in self.units if unit.name == name)
+
+    def stand(self, name: str) -> Stand:
+        return next(stand for stand in self.stands if stand.name == name)
+
+    def attacks_on(self, stand: str) -> list[Attack]:
+        """The attacks on a stand, in their order."""
+        return [attack for attack in self.attacks if attack.target == stand]
+
+    def commander_of(self, stand: Stand) -> Commander:
+        leader = self.unit(stand.unit).commander
+        return next(commander for commander in self.commanders if commander.name == leader)
 
 
 def _distance(a: Placed, b: Placed) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-def _commander(plan: BattlesystemPlan, stand: Stand) -> Commander:
-    return plan.named("commanders", plan.named("units", stand.unit).commander)
+def _answer(predicate: Predicate, subject: str, holds: bool, reason: str) -> PredicateAnswer:
+    return PredicateAnswer(predicate=predicate, subject=subject, holds=holds, reason=reason)
 
 
-def in_command(plan: BattlesystemPlan, profile: BattlesystemProfile, stand_name: str) -> Answer:
+def in_command(
+    plan: BattlesystemPlan, profile: BattlesystemProfile, stand_name: str
+) -> PredicateAnswer:
     """Within the command diameter, or anywhere inside the commander's own structure."""
-    stand = plan.named("stands", stand_name)
-    leader = _commander(plan, stand)
+    stand = plan.stand(stand_name)
+    leader = plan.commander_of(stand)
     diameter, distance = profile.row(leader.charisma).diameter_in, _distance(stand, leader)
-    structures = plan.graph().nodes
     if distance <= diameter / 2:
         reason = f'within {distance:.1f}" of {leader.name} (command diameter {diameter:g}")'
-        return Answer("in_command", stand_name, True, reason)
-    structure = structures[stand.room]["structure"]
-    if structure is not None and structure == structures[leader.room]["structure"]:
+        return _answer("in_command", stand_name, True, reason)
+    structure = plan.structure(stand.room)
+    if structure is not None and structure == plan.structure(leader.room):
         reason = f"inside the same structure ({structure}) as {leader.name}"
-        return Answer("in_command", stand_name, True, reason)
+        return _answer("in_command", stand_name, True, reason)
     reason = f'{distance:.1f}" from {leader.name}, beyond half the {diameter:g}" diameter'
-    return Answer("in_command", stand_name, False, reason + ", and not in his structure")
+    return _answer("in_command", stand_name, False, reason + ", and not in his structure")
 
 
-def charisma_bonus(plan: BattlesystemPlan, profile: BattlesystemProfile, stand_name: str) -> Answer:
+def charisma_bonus(
+    plan: BattlesystemPlan, profile: BattlesystemProfile, stand_name: str
+) -> PredicateAnswer:
     """Within the command diameter and no wall, door or breach between stand and commander."""
-    stand = plan.named("stands", stand_name)
-    leader = _commander(plan, stand)
+    stand = plan.stand(stand_name)
+    leader = plan.commander_of(stand)
     row = profile.row(leader.charisma)
     distance = _distance(stand, leader)
     if distance > row.diameter_in / 2:
         reason = f'{distance:.1f}" from {leader.name}, outside the {row.diameter_in:g}" diameter'
-        return Answer("charisma_bonus", stand_name, False, reason)
-    graph = plan.graph()
-    open_only = graph.edge_subgraph(
-        (a, b) for a, b, kind in graph.edges(data="kind") if kind == "open"
-    ).copy()
-    open_only.add_nodes_from([stand.room, leader.room])
-    if not nx.has_path(open_only, stand.room, leader.room):
-        reason = f"separated from {leader.name} by walls ({stand.room} / {leader.room})"
-        return Answer("charisma_bonus", stand_name, False, reason)
-    return Answer("charisma_bonus", stand_name, True, f"+{row.bonus} from {leader.name}")
+        return _answer("charisma_bonus", stand_name, False, reason)
+    if not plan.open_to(stand.room, leader.room):
+        reason = (
+            f"separated from {leader.name} by a wall, door or breach"
+            f" ({stand.room} and {leader.room})"
+        )
+        return _answer("charisma_bonus", stand_name, False, reason)
+    return _answer("charisma_bonus", stand_name, True, f"+{row.bonus} from {leader.name}")
 
 
-def squeezing_in(plan: BattlesystemPlan, stand_name: str) -> Answer:
+def squeezing_in(plan: BattlesystemPlan, stand_name: str) -> PredicateAnswer:
     """The stand fits its room, or would if every figure had a base of its own."""
-    stand = plan.named("stands", stand_name)
+    stand = plan.stand(stand_name)
     if stand.room == OUTSIDE:
-        return Answer("squeezing_in", stand_name, True, "outside: no room to fit")
-    room = plan.named("rooms", stand.room)
+        return _answer("squeezing_in", stand_name, True, "outside: nothing to squeeze into")
+    room = plan.room(stand.room)
     sides = [(room.width_in, room.depth_in), (room.depth_in, room.width_in)]
     if any(stand.width_in <= w and stand.figure_depth_in <= d for w, d in sides):
-        return Answer("squeezing_in", stand_name, True, f"the stand fits inside {room.name}")
+        return _answer("squeezing_in", stand_name, True, f"the stand fits inside {room.name}")
     places = max(
         math.floor(w / stand.figure_width_in) * math.floor(d / stand.figure_depth_in)
         for w, d in sides
@@ -239,21 +291,26 @@ def squeezing_in(plan: BattlesystemPlan, stand_name: str) -> Answer:
     others = sum(s.figures for s in plan.stands if s.room == room.name and s.name != stand_name)
     if places - others >= stand.figures:
         reason = f"would fit on single bases ({places - others} places free in {room.name})"
-        return Answer("squeezing_in", stand_name, True, reason)
+        return _answer("squeezing_in", stand_name, True, reason)
     reason = f"{room.name} has {max(places - others, 0)} single-base places, {stand.figures} needed"
-    return Answer("squeezing_in", stand_name, False, reason)
+    return _answer("squeezing_in", stand_name, False, reason)
 
 
-def formation(plan: BattlesystemPlan, unit_name: str) -> Answer:
+def formation(plan: BattlesystemPlan, unit_name: str) -> PredicateAnswer:
     """Regular only when declared and the room holds the unit at least two ranks deep."""
-    unit = plan.named("units", unit_name)
+    unit = plan.unit(unit_name)
     stands = [s for s in plan.stands if s.unit == unit_name]
     rooms = {s.room for s in stands}
     if rooms == {OUTSIDE} or not stands:
-        return Answer("formation", unit_name, unit.declared_regular, "outside: normal rules")
+        return _answer(
+            "formation",
+            unit_name,
+            unit.declared_regular,
+            "outside: the normal formation rules apply",
+        )
     if len(rooms) > 1:
-        return Answer("formation", unit_name, False, "irregular: spread over several rooms")
-    room = plan.named("rooms", rooms.pop())
+        return _answer("formation", unit_name, False, "irregular: spread over several rooms")
+    room = plan.room(rooms.pop())
     figures = sum(s.figures for s in stands)
     frontage = math.ceil(figures / 2) * stands[0].figure_width_in
     depth = 2 * stands[0].figure_depth_in
@@ -263,10 +320,10 @@ def formation(plan: BattlesystemPlan, unit_name: str) -> Answer:
     )
     if not room_fits:
         reason = f"irregular: {room.name} has no room for {figures} figures two ranks deep"
-        return Answer("formation", unit_name, False, reason)
+        return _answer("formation", unit_name, False, reason)
     if not unit.declared_regular:
-        return Answer("formation", unit_name, False, "irregular: regular formation not declared")
-    return Answer("formation", unit_name, True, f"regular: two ranks fit in {room.name}")
+        return _answer("formation", unit_name, False, "irregular: regular formation not declared")
+    return _answer("formation", unit_name, True, f"regular: two ranks fit in {room.name}")
 
 
 def _gap(a: Stand, b: Stand) -> float:
@@ -276,7 +333,9 @@ def _gap(a: Stand, b: Stand) -> float:
     return math.hypot(dx, dy)
 
 
-def indoor_spacing(plan: BattlesystemPlan, profile: BattlesystemProfile, unit_name: str) -> Answer:
+def indoor_spacing(
+    plan: BattlesystemPlan, profile: BattlesystemProfile, unit_name: str
+) -> PredicateAnswer:
     """Indoors, two stands may stand apart up to 1" per figure of the larger stand; the unit
     must hang together through such links."""
     stands = [s for s in plan.stands if s.unit == unit_name and s.room != OUTSIDE]
@@ -288,16 +347,20 @@ def indoor_spacing(plan: BattlesystemPlan, profile: BattlesystemProfile, unit_na
             if _gap(a, b) <= per_figure * max(a.figures, b.figures):
                 links.add_edge(a.name, b.name)
     if len(stands) < 2 or nx.is_connected(links):
-        return Answer("indoor_spacing", unit_name, True, f"{len(stands)} indoor stand(s) together")
+        together = "no stand indoors" if not stands else f"{plural(len(stands), 'stand')} indoors"
+        return _answer("indoor_spacing", unit_name, True, f"{together}, keeping together")
     parts = sorted(sorted(part) for part in nx.connected_components(links))
-    return Answer("indoor_spacing", unit_name, False, f"too far apart: groups {parts}")
+    groups = "; ".join(listing(part) for part in parts)
+    return _answer(
+        "indoor_spacing", unit_name, False, f"too far apart, in {len(parts)} groups: {groups}"
+    )
 
 
-def facing(plan: BattlesystemPlan, stand_name: str) -> list[Answer]:
+def facing(plan: BattlesystemPlan, stand_name: str) -> list[PredicateAnswer]:
     """The first direction of attack is the front; a second direction, or a breach, the flank."""
     answers = []
     front: str | None = None
-    for number, attack in enumerate((a for a in plan.attacks if a.target == stand_name), 1):
+    for number, attack in enumerate(plan.attacks_on(stand_name), 1):
         front = front or (None if attack.through_breach else attack.direction)
         if attack.through_breach:
             holds, reason = False, "through a breach: flank penalty"
@@ -305,7 +368,7 @@ def facing(plan: BattlesystemPlan, stand_name: str) -> list[Answer]:
             holds, reason = True, f"from {attack.direction}, the first direction: front"
         else:
             holds, reason = False, f"from {attack.direction}, a second direction: flank penalty"
-        answers.append(Answer("front_attack", f"{stand_name} attack {number}", holds, reason))
+        answers.append(_answer("front_attack", f"{stand_name} attack {number}", holds, reason))
     return answers
 
 
@@ -314,6 +377,7 @@ class BattlesystemResolver:
     """Every predicate over every stand and unit of a plan; failed placements as violations."""
 
     profile: BattlesystemProfile | None = None
+    limits: Limits | None = None
     name: str = "battlesystem"
     engagement_model: type[BaseModel] = BattlesystemPlan
 
@@ -321,8 +385,17 @@ class BattlesystemResolver:
     def rules(self) -> BattlesystemProfile:
         return self.profile or default_profile()
 
-    def answers(self, plan: BattlesystemPlan) -> list[Answer]:
-        answers: list[Answer] = []
+    def check_sizes(self, plan: BattlesystemPlan) -> None:
+        """Refuse, before any work, more commanders, units or stands than a side may have."""
+        limits = self.limits or default_limits()
+        for kind in ("commanders", "units", "stands"):
+            count = len(getattr(plan, kind))
+            if count > limits.max_stands_per_side:
+                raise limits.refuse("max_stands_per_side", f"{count} {kind}", place=kind)
+
+    def answers(self, plan: BattlesystemPlan) -> list[PredicateAnswer]:
+        self.check_sizes(plan)
+        answers: list[PredicateAnswer] = []
         for stand in plan.stands:
             answers += [
                 in_command(plan, self.rules, stand.name),
@@ -337,7 +410,9 @@ class BattlesystemResolver:
     def check(self, plan: BattlesystemPlan) -> list[Violation]:
         return self._violations(plan, self.answers(plan))
 
-    def _violations(self, plan: BattlesystemPlan, answers: list[Answer]) -> list[Violation]:
+    def _violations(
+        self, plan: BattlesystemPlan, answers: list[PredicateAnswer]
+    ) -> list[Violation]:
         """Stands that do not fit, units too spread out, and regular formations with no room."""
         declared = {unit.name for unit in plan.units if unit.declared_regular}
         rules = {"squeezing_in": "BS-squeeze", "indoor_spacing": "BS-spacing"}
@@ -358,11 +433,5 @@ class BattlesystemResolver:
 
     def resolve(self, plan: BattlesystemPlan) -> Resolution:
         answers = self.answers(plan)
-        steps = [
-            f"{a.predicate}({a.subject}): {'yes' if a.holds else 'no'}, {a.reason}" for a in answers
-        ]
-        details = {
-            "answers": [asdict(answer) for answer in answers],
-            "profile_unverified": self.rules.unverified,
-        }
-        return Resolution(self.name, {}, steps, self._violations(plan, answers), details)
+        details = BattlesystemDetails(answers=answers, profile_unverified=self.rules.unverified)
+        return Resolution(self.name, {}, list(METHOD), self._violations(plan, answers), details)

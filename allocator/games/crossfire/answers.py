@@ -5,18 +5,19 @@ API uses the class as its ``response_model``, so ``/openapi.json`` documents eve
 numbers are ``"p/q"`` texts (:data:`~allocator.core.exact.Exact`) beside their float values.
 
 >>> from fractions import Fraction
->>> ValueAnswer.of(Fraction(13, 16)).to_json()
+>>> CombatAnswer.model_fields["p_attacker_wins_exact"].annotation is not None
+True
+>>> ExactValue.of(Fraction(13, 16)).model_dump(mode="json")
 {'value': 0.8125, 'exact': '13/16'}
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from allocator.core.exact import Exact
+from allocator.core.exact import Exact, ExactValue
 from allocator.core.violations import Violation
 from allocator.games.crossfire.schema import Allocation
 
@@ -56,17 +57,6 @@ def _prune(value: Any, dumped: Any) -> None:
             _prune(item, dumped.get(str(key)))
 
 
-class ValueAnswer(Answer):
-    """A value as a float and as an exact fraction."""
-
-    value: float
-    exact: Exact
-
-    @classmethod
-    def of(cls, value: Fraction) -> ValueAnswer:
-        return cls(value=float(value), exact=value)
-
-
 class CombatAnswer(Answer):
     """One combat of a round: who fights, both totals and their parts, the odds."""
 
@@ -102,8 +92,8 @@ class RoundAnswer(Answer):
 
     combats: list[CombatAnswer]
     outcomes: list[OutcomeAnswer]
-    sweep: ValueAnswer
-    exchange: ValueAnswer
+    sweep: ExactValue
+    exchange: ExactValue
 
 
 class CheckAnswer(Answer):
@@ -157,7 +147,7 @@ class FightAnswer(Answer):
         default=None,
         description="When the time limit stopped the search: the optimum lies between these.",
     )
-    one_round: ValueAnswer | None = Field(
+    one_round: ExactValue | None = Field(
         default=None,
         description="What the one-round optimum (sweep) line would be worth over the whole fight.",
     )

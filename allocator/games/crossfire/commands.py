@@ -124,11 +124,15 @@ def solve(
 
 def explain(
     file: FileArg,
-    objective: ObjectiveOpt = Objective.sweep,
+    objective: ObjectiveOpt = Objective.take,
     time_limit: TimeOpt = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Walk through the procedure step by step: the file's allocation, or the optimal line."""
+    """Walk through the procedure step by step: the file's allocation, or the optimal line.
+
+    Without an allocation in the file it walks round 1 of the best line for --objective (by
+    default the whole fight) and says what it is worth and why.
+    """
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle

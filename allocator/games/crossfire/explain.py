@@ -104,14 +104,21 @@ def _resolution(battle: Battle, allocation: Allocation, violations: list[Violati
 
 
 def explain_optimal(battle: Battle, objective: str, time_limit: float | None) -> ExplainAnswer:
-    """The walkthrough of the optimal line of play, with why each side chooses as it does."""
+    """The walkthrough of the optimal line of play (``take``: round 1 of the whole fight), with
+    why each side chooses as it does. One time budget bounds both sides' searches."""
+    from allocator.core.budget import Budget
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, SolveOutcome, solve
+    from allocator.games.crossfire.service import fight_answer
+    from allocator.games.crossfire.words import fight_sentence, why
 
-    limit = time_limit or DEFAULT_TIME_LIMIT
-    defender = solve(battle, "defender", objective, limit)
+    budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
+    defender = solve(battle, "defender", objective, budget=budget)
     line = defender.line
     attacker = solve(
-        battle.with_allocation(Allocation(combats=line.combats)), "attacker", objective, limit
+        battle.with_allocation(Allocation(combats=line.combats)),
+        "attacker",
+        objective,
+        budget=budget,
     )
     steps = explain_allocation(battle, line.allocation())
     value = describe_value(objective, line.value)
@@ -136,6 +143,11 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
     if line.reallocate:
         moves = "; ".join(f"{s} to {t}" for s, t in line.reallocate.items())
         steps[6].text.append(f"The defender's best moves: {moves}.")
+    fight = None
+    if objective == "take":
+        fight = fight_answer(defender)
+        steps[7].text.append(fight_sentence(fight))
+        steps[7].text.append(why(defender))
     for step in steps:
         if step.status == "followed":
             step.status = "optimal"
@@ -145,11 +157,12 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
         objective=objective,
         steps=steps,
         warnings=defender.warnings,
+        fight=fight,
     )
 
 
 def explain(
-    battle: Battle, objective: str = "sweep", time_limit: float | None = None
+    battle: Battle, objective: str = "take", time_limit: float | None = None
 ) -> ExplainAnswer:
     """The walkthrough: of the file's allocation, or of the optimal line when it has none."""
     allocation = battle.allocation

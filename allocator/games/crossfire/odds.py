@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
+from allocator.core.exact import ExactValue
 from allocator.games.crossfire.answers import (
     CombatAnswer,
     OutcomeAnswer,
     RoundAnswer,
-    ValueAnswer,
 )
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.profile import Ruleset
@@ -236,8 +236,8 @@ def round_answer(odds: list[CombatOdds]) -> RoundAnswer:
     return RoundAnswer(
         combats=[c.answer() for c in odds],
         outcomes=round_outcome(odds).answer(),
-        sweep=ValueAnswer.of(sweep(odds)),
-        exchange=ValueAnswer.of(exchange(odds)),
+        sweep=ExactValue.of(sweep(odds)),
+        exchange=ExactValue.of(exchange(odds)),
     )
 
 

@@ -25,7 +25,7 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules import STEP_TITLES
 from allocator.games.crossfire.schema import Allocation
-from allocator.games.crossfire.words import odds_text, parts_text
+from allocator.games.crossfire.words import fight_sentence, odds_text, parts_text
 
 
 def describe_stand(battle: Battle, stand_id: str) -> str:
@@ -155,21 +155,9 @@ def render_fight(console: Console, answer: SolveAnswer) -> None:
     fight = answer.fight
     assert fight is not None
     if fight.bounds is not None:
-        low, high = fight.bounds
-        console.print(
-            f"The chance that the attacker takes the building lies between "
-            f"{odds_text(low)} and {odds_text(high)}.",
-            highlight=False,
-        )
+        console.print(safe(fight_sentence(fight)), highlight=False)
         return
-    console.print(
-        f"[bold]The whole fight[/]: the attacker takes the building with probability "
-        f"{odds_text(fight.p_attacker_takes)}; the defender holds it with "
-        f"{odds_text(fight.p_defender_holds)}. It lasts {fight.expected_rounds:.2f} rounds on "
-        f"average; the attacker loses {fight.expected_stands_lost['attacker']:.2f} stands and "
-        f"the defender {fight.expected_stands_lost['defender']:.2f}.",
-        highlight=False,
-    )
+    console.print(f"[bold]The whole fight[/]: {safe(fight_sentence(fight))}", highlight=False)
     table = Table(title="How the fight ends", title_justify="left")
     for column in ("attackers left", "defenders left", "probability"):
         table.add_column(column, justify="right")
@@ -218,6 +206,13 @@ def render_trials(console: Console, answer: TrialsAnswer) -> None:
         table.add_row(safe(c.name), percent(c.attacker_win_rate, 2), percent(c.p_attacker_wins, 2))
     table.add_row("every combat", percent(answer.sweep_rate, 2), percent(answer.p_sweep, 2))
     console.print(table)
+    if answer.take_rate is not None and answer.p_take is not None:
+        console.print(
+            f"Whole fights played to the end, both sides at their best: the attacker took the "
+            f"building in {percent(answer.take_rate, 2)} of them; the exact chance is "
+            f"{odds_text(answer.p_take)}.",
+            highlight=False,
+        )
     console.print(f"[dim]Seed {answer.seed}: `--seed {answer.seed}` rolls these dice again.[/]")
 
 

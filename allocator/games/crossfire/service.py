@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
+from allocator.core.exact import ExactValue
 from allocator.games.crossfire.answers import (
     CheckAnswer,
     ExplainAnswer,
@@ -24,7 +25,6 @@ from allocator.games.crossfire.answers import (
     SimulateAnswer,
     SolveAnswer,
     TrialsAnswer,
-    ValueAnswer,
 )
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.search.lines import Line
@@ -82,7 +82,7 @@ def answer_of(outcome: SolveOutcome) -> SolveAnswer:
 def fight_answer(outcome: SolveOutcome) -> FightAnswer:
     """The whole fight of a ``take`` solve (what is known of it when the search was cut short)."""
     fight = outcome.fight
-    one_round = None if outcome.one_round is None else ValueAnswer.of(outcome.one_round)
+    one_round = None if outcome.one_round is None else ExactValue.of(outcome.one_round)
     if fight is None:
         low, high = outcome.bounds or (Fraction(0), Fraction(1))
         return FightAnswer(

@@ -239,7 +239,7 @@ def trials(
     return TrialsAnswer(
         trials=count,
         seed=seed,
-        objective=objective,  # type: ignore[arg-type]
+        objective=objective,
         combats=[
             TrialCombat(
                 name=c.name,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from allocator.core.exact import fraction_text
 from allocator.core.text import percent, signed
-from allocator.games.crossfire.answers import CombatAnswer, RoundAnswer
+from allocator.games.crossfire.answers import CombatAnswer, FightAnswer, RoundAnswer
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.search.solve import SolveOutcome
@@ -119,4 +119,22 @@ def round_sentence(odds: RoundAnswer) -> str:
         f"The attacker wins every combat with probability {odds_text(odds.sweep.exact)}; the "
         "loser of each combat loses all its stands there, and if both sides survive the "
         "procedure runs again from step 1 (7b)."
+    )
+
+
+def fight_sentence(fight: FightAnswer) -> str:
+    """The whole fight in a sentence: the chance of taking the building, its length, the losses."""
+    if fight.bounds is not None:
+        low, high = fight.bounds
+        return (
+            "Over the whole fight the chance that the attacker takes the building lies between "
+            f"{odds_text(low)} and {odds_text(high)} (the search was stopped by the time limit)."
+        )
+    lost = fight.expected_stands_lost
+    return (
+        f"Over the whole fight, both sides playing every round at their best, the attacker takes "
+        f"the building with probability {odds_text(fight.p_attacker_takes)} and the defender "
+        f"holds it with {odds_text(fight.p_defender_holds)}; the fight lasts "
+        f"{fight.expected_rounds:.2f} rounds on average, and the attacker loses "
+        f"{lost['attacker']:.2f} stands, the defender {lost['defender']:.2f}."
     )

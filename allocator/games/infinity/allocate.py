@@ -23,9 +23,13 @@ from fractions import Fraction
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
+from allocator.core.limits import Limits, default_limits
+from allocator.core.resolution import AllocationDetails, Resolution
 from allocator.games.infinity.rolls import (
     InfinityProfile,
+    InfinityResolver,
     Roller,
+    check_burst,
     default_profile,
     face_to_face,
     save_failure,
@@ -35,12 +39,17 @@ from allocator.games.infinity.rolls import (
 SCALE = 10**9
 """Probabilities enter the solver as integers out of SCALE; the answer is recomputed exactly."""
 
+#: What the one outcome means, in players' words (the target's name is added).
+OUTCOME_WORDS = {"at_least_one_wound": "at least one wound on"}
+
 
 class FreeTrooper(Roller):
     """An active trooper free to engage: its roll and the enemies it can reach this order."""
 
     name: str
-    reach: list[str] = Field(description="Enemy models it can move into silhouette contact with.")
+    reach: list[str] = Field(
+        min_length=1, description="Enemy models it can move into silhouette contact with."
+    )
 
     @model_validator(mode="after")
     def _has_damage(self) -> FreeTrooper:
@@ -55,13 +64,23 @@ class EnemyTarget(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    base_mm: int = Field(25, gt=0)
-    armour: int = 0
-    touching: int = Field(0, ge=0, description="Models already in silhouette contact with it.")
+    base_mm: int = Field(25, gt=0, le=1000)
+    armour: int = Field(0, ge=0, le=100)
+    touching: int = Field(
+        0, ge=0, le=64, description="Models already in silhouette contact with it."
+    )
     allies_touching: int = Field(
-        0, ge=0, description="Of those, active allies (not free) that add +1 B."
+        0, ge=0, le=64, description="Of those, active allies (not free) that add +1 B."
     )
     reaction: Roller | None = Field(None, description="Its Face to Face answer; none: no roll.")
+
+    @model_validator(mode="after")
+    def _allies_among_touching(self) -> EnemyTarget:
+        if self.allies_touching > self.touching:
+            raise ValueError(
+                f"allies_touching ({self.allies_touching}) is more than touching ({self.touching})"
+            )
+        return self
 
 
 class AllocationProblem(BaseModel):
@@ -75,6 +94,10 @@ class AllocationProblem(BaseModel):
 
     @model_validator(mode="after")
     def _known_names(self) -> AllocationProblem:
+        for kind, items in (("troopers", self.troopers), ("targets", self.targets)):
+            names = [item.name for item in items]
+            if len(set(names)) != len(names):
+                raise ValueError(f"two {kind} share a name")
         enemies = {enemy.name for enemy in self.targets}
         unknown = {name for t in self.troopers for name in t.reach} | {self.target}
         if unknown - enemies:
@@ -106,17 +129,42 @@ def wound_chance(
     wounds = wound_distribution(
         odds.active,
         save_failure(trooper.damage or 0, enemy.armour),
-        profile.ammunition[trooper.ammunition],
+        profile.saves(trooper.ammunition),
         profile.extra_saves_per_critical,
     )
     return 1 - wounds.get(0, Fraction(0))
 
 
-def allocate(problem: AllocationProblem, profile: InfinityProfile | None = None) -> ContactPlan:
+def check_sizes(problem: AllocationProblem, profile: InfinityProfile, limits: Limits) -> None:
+    """Refuse, before any work, what is over a limit: troopers, targets, SV and Burst."""
+    for kind, count in (("troopers", len(problem.troopers)), ("targets", len(problem.targets))):
+        if count > limits.max_stands_per_side:
+            raise limits.refuse("max_stands_per_side", f"{count} {kind}", place=kind)
+    rolls = InfinityResolver(profile, limits)
+    target = problem.enemy(problem.target)
+    room = profile.contact_limit(target.base_mm).max_models - target.touching
+    for number, trooper in enumerate(problem.troopers):
+        place = f"troopers[{number}]"
+        rolls.success_value(trooper, place)
+        most = rolls.checked_burst(trooper, [], place) + target.allies_touching + max(room - 1, 0)
+        check_burst(most, f"a Burst of up to {most} with allies", limits, f"{place}.burst")
+    for number, enemy in enumerate(problem.targets):
+        if enemy.reaction is not None:
+            place = f"targets[{number}].reaction"
+            rolls.success_value(enemy.reaction, place)
+            rolls.checked_burst(enemy.reaction, [], place)
+
+
+def allocate(
+    problem: AllocationProblem,
+    profile: InfinityProfile | None = None,
+    limits: Limits | None = None,
+) -> ContactPlan:
     """Solve the arrangement with CP-SAT (imported here: it costs a third of a second)."""
     from allocator.core.cpsat import cp_model
 
     rules = profile or default_profile()
+    check_sizes(problem, rules, limits or default_limits())
     target = problem.enemy(problem.target)
     model = cp_model.CpModel()
     touch = {
@@ -169,4 +217,28 @@ def allocate(problem: AllocationProblem, profile: InfinityProfile | None = None)
         attacker=attacker,
         burst=trooper.burst + target.allies_touching + helpers,
         wound_chance=chances[attacker, helpers],
+    )
+
+
+def allocation_resolution(
+    problem: AllocationProblem,
+    profile: InfinityProfile | None = None,
+    limits: Limits | None = None,
+) -> Resolution:
+    """The best arrangement as a resolution: its exact chance, the contacts and the attacker."""
+    plan = allocate(problem, profile, limits)
+    moves = [
+        f"{trooper} moves into contact with {enemy}" for trooper, enemy in plan.contacts.items()
+    ]
+    steps = [
+        "CP-SAT chooses who touches whom, within each base's contact limit, and the attacker,"
+        " for the best chance of at least one wound (ties: fewer troopers committed)",
+        *moves,
+        f"{plan.attacker} attacks {problem.target} with Burst {plan.burst}",
+    ]
+    details = AllocationDetails(
+        target=problem.target, contacts=plan.contacts, attacker=plan.attacker, burst=plan.burst
+    )
+    return Resolution(
+        "infinity-allocate", {"at_least_one_wound": plan.wound_chance}, steps, [], details
     )

@@ -13,33 +13,67 @@ exact odds come from counting faces, not from enumerating the 20^(a+b) rolls.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
-from allocator.core.resolution import Resolution, load_profile, row_reached
+from allocator.core.limits import Limits, default_limits
+from allocator.core.resolution import (
+    ExactValue,
+    InfinityDetails,
+    Resolution,
+    RollSummary,
+    Side,
+    SurvivingHits,
+    WoundCount,
+    Wounds,
+    load_profile,
+    row_reached,
+)
+from allocator.core.text import listing, percent
 from allocator.core.violations import Violation
 
 FACES = 20
 CRITICAL = 20
-Side = Literal["active", "reactive"]
+SIDES: tuple[Side, Side] = ("active", "reactive")
 Ammunition = Literal["N", "DA", "EXP"]
 Wording = Literal["n4", "silhouette"]
+#: Every Burst in a file is at most this (the highest the ``max_burst`` limit may be raised to);
+#: the configured limit is checked before any work.
+BURST_BOUND = 200
+Attribute = Annotated[int, Field(ge=-100, le=100)]
+
+#: What each outcome means, in players' words.
+OUTCOME_WORDS = {
+    "active_wins": "the active trooper wins",
+    "reactive_wins": "the reactive trooper wins",
+    "neither": "neither trooper wins",
+}
 
 
 class ContactLimit(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    min_base_mm: int = Field(ge=0)
-    max_models: int = Field(ge=1)
-    rule: str
+    min_base_mm: int = Field(ge=0, le=1000)
+    max_models: int = Field(ge=1, le=64)
+    rule: str = Field(max_length=64)
+
+
+class Saves(BaseModel):
+    """Saving rolls each hit forces, by ammunition."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    N: int = Field(ge=1, le=10)
+    DA: int = Field(ge=1, le=10)
+    EXP: int = Field(ge=1, le=10)
 
 
 class InfinityProfile(BaseModel):
@@ -47,13 +81,20 @@ class InfinityProfile(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    modifier_cap: int = Field(ge=0)
-    success_value_range: tuple[int, int]
-    max_burst: int = Field(ge=1)
-    contact_limits: list[ContactLimit] = Field(min_length=1)
-    ammunition: dict[str, int]
-    extra_saves_per_critical: int = Field(ge=0)
+    modifier_cap: int = Field(ge=0, le=40)
+    success_value_range: tuple[Attribute, Attribute]
+    max_burst: int = Field(ge=1, le=BURST_BOUND, description="The largest Burst a side declares.")
+    contact_limits: list[ContactLimit] = Field(min_length=1, max_length=20)
+    ammunition: Saves
+    extra_saves_per_critical: int = Field(ge=0, le=10)
     wording: Wording
+
+    @model_validator(mode="after")
+    def _range_in_order(self) -> InfinityProfile:
+        low, high = self.success_value_range
+        if low > high:
+            raise ValueError(f"success_value_range [{low}, {high}] is upside down")
+        return self
 
     def contact_limit(self, base_mm: int) -> ContactLimit:
         """The limit row for a base: the largest ``min_base_mm`` the base reaches."""
@@ -63,6 +104,10 @@ class InfinityProfile(BaseModel):
             base_mm,
             f"no contact limit in the profile for a {base_mm} mm base",
         )
+
+    def saves(self, ammunition: Ammunition) -> int:
+        saves: int = getattr(self.ammunition, ammunition)
+        return saves
 
 
 @cache
@@ -227,7 +272,7 @@ def wound_distribution(
     >>> wound_distribution({(0, 1): Fraction(1, 2)}, Fraction(1, 2), 2, 1)
     {0: Fraction(5, 8), 1: Fraction(1, 4), 2: Fraction(1, 8)}
     """
-    wounds: dict[int, Fraction] = Counter()
+    wounds: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (crits, plain), chance in survivors.items():
         saves = (crits + plain) * saves_per_hit + crits * extra_saves_per_critical
         for k in range(saves + 1):
@@ -257,12 +302,20 @@ class Roller(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    attribute: int = Field(description="The attribute rolled against (CC, PH, ...).")
-    modifiers: list[int] = Field(default_factory=list, description="Summed, then capped ±12.")
-    burst: int = Field(1, ge=0, description="Dice rolled before ally bonuses (0: no roll).")
-    damage: int | None = Field(None, description="DAM of the weapon; none: no saves computed.")
+    attribute: Attribute = Field(description="The attribute rolled against (CC, PH, ...).")
+    modifiers: list[Annotated[int, Field(ge=-100, le=100)]] = Field(
+        default_factory=list, max_length=20, description="Summed, then capped (±12)."
+    )
+    burst: int = Field(
+        1, ge=0, le=BURST_BOUND, description="Dice rolled before ally bonuses (0: no roll)."
+    )
+    damage: int | None = Field(
+        None, ge=0, le=100, description="DAM of the weapon; none: no saves computed."
+    )
     ammunition: Ammunition = "N"
-    armour: int = Field(0, description="ARM of this side's trooper, for the saves it makes.")
+    armour: int = Field(
+        0, ge=0, le=100, description="ARM of this side's trooper, for the saves it makes."
+    )
 
     def success_value(self, profile: InfinityProfile) -> int:
         cap = profile.modifier_cap
@@ -276,7 +329,7 @@ class MeleeModel(BaseModel):
 
     name: str
     side: Side
-    base_mm: int = Field(25, gt=0)
+    base_mm: int = Field(25, gt=0, le=1000)
     state: Literal["normal", "null", "immobilized"] = "normal"
     declared: Literal["cc_attack", "dodge", "idle", "reset", "none"] = "none"
     engaged: bool = Field(True, description="In the Engaged State (read by the N4 wording).")
@@ -287,13 +340,15 @@ class Melee(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    models: list[MeleeModel] = Field(min_length=2)
-    contacts: list[tuple[str, str]] = Field(description="Pairs of models in silhouette contact.")
+    models: list[MeleeModel] = Field(min_length=2, max_length=100)
+    contacts: list[tuple[str, str]] = Field(
+        max_length=1000, description="Pairs of models in silhouette contact."
+    )
     active_trooper: str = Field(description="The active model that makes the CC Attack.")
     active_target: str = Field(description="The reactive model it attacks.")
     reactive_attacker: str | None = Field(None, description="The reactive model attacking back.")
     claimed_allies: dict[str, list[str]] = Field(
-        default_factory=dict, description="Allies an attacker counts for +1 B; checked."
+        default_factory=dict, max_length=100, description="Allies an attacker counts for +1 B."
     )
     wording: Wording | None = Field(None, description="None: the profile's wording.")
 
@@ -334,6 +389,9 @@ class InfinityEngagement(BaseModel):
     active: Roller
     reactive: Roller
     melee: Melee | None = None
+
+    def roller(self, side: Side) -> Roller:
+        return self.active if side == "active" else self.reactive
 
 
 # --- several troopers -------------------------------------------------------------------------
@@ -394,7 +452,7 @@ def check_melee(melee: Melee, profile: InfinityProfile) -> list[Violation]:
                     stands=[model.name, *touching],
                 )
             )
-    attacks = [("active", melee.active_trooper, melee.active_target)]
+    attacks: list[tuple[Side, str, str]] = [("active", melee.active_trooper, melee.active_target)]
     if melee.reactive_attacker:
         attacks.append(("reactive", melee.reactive_attacker, melee.active_trooper))
     for side, name, foe in attacks:
@@ -434,12 +492,14 @@ def check_melee(melee: Melee, profile: InfinityProfile) -> list[Violation]:
 # --- the resolver -----------------------------------------------------------------------------
 
 
-def _side_steps(side: Side, roller: Roller, sv: int, burst: int) -> str:
+def _side_step(side: Side, roller: Roller, sv: int, burst: int) -> str:
+    if burst == 0:
+        return f"{side}: does not roll"
     faces = DieFaces.at(sv)
-    mods = f", modifiers {sum(roller.modifiers):+d}" if roller.modifiers else ""
+    mods = f" with {sum(roller.modifiers):+d}" if roller.modifiers else ""
     return (
-        f"{side}: attribute {roller.attribute}{mods} -> SV {sv}, Burst {burst}: each die"
-        f" succeeds on {faces.successes}/20 faces, {faces.count[CRITICAL]} of them critical"
+        f"{side}: attribute {roller.attribute}{mods} gives SV {sv}, Burst {burst}: each die"
+        f" succeeds on {faces.successes} of 20 faces, {faces.count[CRITICAL]} of them a critical"
     )
 
 
@@ -448,6 +508,7 @@ class InfinityResolver:
     """Face to Face odds, wounds and melee legality for Infinity (N4)."""
 
     profile: InfinityProfile | None = None
+    limits: Limits | None = None
     name: str = "infinity"
     engagement_model: type[BaseModel] = InfinityEngagement
 
@@ -458,68 +519,95 @@ class InfinityResolver:
     def check(self, engagement: InfinityEngagement) -> list[Violation]:
         return check_melee(engagement.melee, self.rules) if engagement.melee else []
 
-    def checked_success_values(self, engagement: InfinityEngagement) -> tuple[int, int]:
-        """Both sides' SV; an InputError when an SV or a Burst is beyond the profile's limits."""
+    def success_value(self, roller: Roller, place: str) -> int:
+        """A roller's SV; an InputError when it is outside the profile's range."""
         low, high = self.rules.success_value_range
-        values = []
-        for side, roller in (("active", engagement.active), ("reactive", engagement.reactive)):
-            sv = roller.success_value(self.rules)
-            if not low <= sv <= high:
-                raise InputError(f"SV {sv} is outside {low}..{high}", place=side)
-            if roller.burst > self.rules.max_burst:
-                raise InputError(f"Burst {roller.burst} is over {self.rules.max_burst}", place=side)
-            values.append(sv)
-        return values[0], values[1]
+        sv = roller.success_value(self.rules)
+        if not low <= sv <= high:
+            raise InputError(f"SV {sv} is outside {low}..{high}", place=place)
+        return sv
 
-    def bursts(self, engagement: InfinityEngagement) -> tuple[dict[Side, int], list[str]]:
-        """Each side's Burst with its ally bonus, and the steps that explain the bonus."""
-        bursts: dict[Side, int] = {
-            "active": engagement.active.burst,
-            "reactive": engagement.reactive.burst,
-        }
-        steps: list[str] = []
+    def allies(self, engagement: InfinityEngagement) -> dict[Side, list[str]]:
+        """The allies that add +1 B to each side's attacker."""
+        allies: dict[Side, list[str]] = {"active": [], "reactive": []}
+        if engagement.melee is not None:
+            for side, attacker in self.attackers(engagement):
+                allies[side] = burst_bonus(engagement.melee, attacker, self.rules)
+        return allies
+
+    @staticmethod
+    def attackers(engagement: InfinityEngagement) -> list[tuple[Side, str]]:
+        """The models making the CC Attacks of a melee, by side."""
         melee = engagement.melee
         if melee is None:
-            return bursts, steps
-        for side, attacker in (
-            ("active", melee.active_trooper),
-            ("reactive", melee.reactive_attacker),
-        ):
-            if attacker is None:
-                continue
-            allies = burst_bonus(melee, attacker, self.rules)
-            bursts[side] += len(allies)
-            steps.append(f"{attacker} ({side}) gets +{len(allies)} B from {allies or 'no ally'}")
-        return bursts, steps
+            return []
+        attackers: list[tuple[Side, str]] = [("active", melee.active_trooper)]
+        if melee.reactive_attacker is not None:
+            attackers.append(("reactive", melee.reactive_attacker))
+        return attackers
+
+    @staticmethod
+    def _bonus_step(side: Side, attacker: str, allies: list[str]) -> str:
+        if not allies:
+            return f"{attacker} ({side}) gets no Burst bonus: no ally is eligible"
+        return f"{attacker} ({side}) gets +{len(allies)} B from {listing(allies)}"
+
+    def checked_burst(self, roller: Roller, allies: list[str], place: str) -> int:
+        """The dice a roller rolls; refused over the profile's Burst or the ``max_burst`` limit."""
+        if roller.burst > self.rules.max_burst:
+            raise InputError(
+                f"Burst {roller.burst} is over the profile's largest Burst, {self.rules.max_burst}",
+                place=f"{place}.burst",
+            )
+        burst = roller.burst + len(allies)
+        what = f"a Burst of {burst}" + (f" ({len(allies)} from allies)" if allies else "")
+        return check_burst(burst, what, self.limits, f"{place}.burst")
 
     def resolve(self, engagement: InfinityEngagement) -> Resolution:
-        active_sv, reactive_sv = self.checked_success_values(engagement)
-        bursts, steps = self.bursts(engagement)
-        steps.append(_side_steps("active", engagement.active, active_sv, bursts["active"]))
-        steps.append(_side_steps("reactive", engagement.reactive, reactive_sv, bursts["reactive"]))
-        odds = face_to_face(active_sv, bursts["active"], reactive_sv, bursts["reactive"])
-        steps.append(
-            "Face to Face: the loser's best success cancels the winner's successes up to it;"
-            " criticals cancel every non-critical; criticals on both sides cancel everything"
+        allies = self.allies(engagement)
+        rolls = {
+            side: RollSummary(
+                success_value=self.success_value(engagement.roller(side), side),
+                burst=self.checked_burst(engagement.roller(side), allies[side], side),
+                allies=allies[side],
+            )
+            for side in SIDES
+        }
+        steps = [
+            self._bonus_step(side, attacker, allies[side])
+            for side, attacker in self.attackers(engagement)
+        ]
+        for side in SIDES:
+            roll = rolls[side]
+            steps.append(_side_step(side, engagement.roller(side), roll.success_value, roll.burst))
+        active, reactive = rolls["active"], rolls["reactive"]
+        odds = face_to_face(
+            active.success_value, active.burst, reactive.success_value, reactive.burst
         )
-        details: dict[str, object] = {
-            "active": {"sv": active_sv, "burst": bursts["active"]},
-            "reactive": {"sv": reactive_sv, "burst": bursts["reactive"]},
-            "survivors": [
-                {"winner": side, "criticals": crits, "successes": crits + plain, "p": chance}
-                for side in ("active", "reactive")
+        if active.burst and reactive.burst:
+            steps.append(
+                "Face to Face: the loser's best success cancels the winner's successes up to it;"
+                " a critical cancels every non-critical; criticals on both sides cancel everything"
+            )
+        else:
+            steps.append("one side does not roll: the other makes a Normal Roll")
+        wounds = self.wounds(engagement, odds)
+        steps += [self._save_step(engagement, w.target) for w in wounds]
+        details = InfinityDetails(
+            active=active,
+            reactive=reactive,
+            surviving_hits=[
+                SurvivingHits(
+                    winner=side,
+                    criticals=crits,
+                    successes=crits + plain,
+                    chance=ExactValue.of(chance),
+                )
+                for side in SIDES
                 for (crits, plain), chance in odds.survivors(side).items()
             ],
-        }
-        wounds = self.wounds(engagement, odds)
-        if wounds:
-            details["expected_wounds"] = {target: w["expected"] for target, w in wounds.items()}
-            details["wounds"] = [
-                {"target": target, "wounds": k, "exactly": p, "at_least": w["at_least"].get(k, 1)}
-                for target, w in wounds.items()
-                for k, p in w["exactly"].items()
-            ]
-            steps.append("saves: each failed save is one wound, P(fail) = (DAM - ARM)/20")
+            wounds=wounds,
+        )
         return Resolution(
             system=self.name,
             distribution={
@@ -532,44 +620,81 @@ class InfinityResolver:
             details=details,
         )
 
-    def wounds(
-        self, engagement: InfinityEngagement, odds: FaceToFaceOdds
-    ) -> dict[Side, dict[str, Any]]:
-        """Per target side: its wound distribution, P(at least k) and the expected wounds;
-        only for attacking sides that have a damage value."""
-        result: dict[Side, dict[str, Any]] = {}
-        pairs: tuple[tuple[Side, Roller, Side, Roller], ...] = (
-            ("active", engagement.active, "reactive", engagement.reactive),
-            ("reactive", engagement.reactive, "active", engagement.active),
+    def _save_step(self, engagement: InfinityEngagement, target: Side) -> str:
+        attacker = engagement.roller("active" if target == "reactive" else "reactive")
+        defender = engagement.roller(target)
+        failure = save_failure(attacker.damage or 0, defender.armour)
+        saves = self.rules.saves(attacker.ammunition)
+        extra = self.rules.extra_saves_per_critical
+        return (
+            f"the {target} trooper saves against DAM {attacker.damage} with ARM"
+            f" {defender.armour}: each save fails with {percent(failure)}; each hit forces"
+            f" {saves} save{'s' if saves > 1 else ''} ({attacker.ammunition})"
+            + (f", a critical {extra} more" if extra else "")
+            + "; each failed save is one wound"
         )
-        for side, roller, target_side, target in pairs:
+
+    def wounds(self, engagement: InfinityEngagement, odds: FaceToFaceOdds) -> list[Wounds]:
+        """The wounds on each side whose foe's weapon has a damage value."""
+        result = []
+        for side in SIDES:
+            roller = engagement.roller(side)
+            target: Side = "reactive" if side == "active" else "active"
             if roller.damage is None:
                 continue
             distribution = wound_distribution(
                 odds.survivors(side),
-                save_failure(roller.damage, target.armour),
-                self.rules.ammunition[roller.ammunition],
+                save_failure(roller.damage, engagement.roller(target).armour),
+                self.rules.saves(roller.ammunition),
                 self.rules.extra_saves_per_critical,
             )
-            result[target_side] = {
-                "expected": sum((k * p for k, p in distribution.items()), Fraction(0)),
-                "exactly": distribution,
-                "at_least": at_least(distribution),
-            }
+            reached = at_least(distribution)
+            result.append(
+                Wounds(
+                    target=target,
+                    expected=ExactValue.of(
+                        sum((k * p for k, p in distribution.items()), start=Fraction(0))
+                    ),
+                    counts=[
+                        WoundCount(
+                            wounds=k,
+                            exactly=ExactValue.of(p),
+                            at_least=ExactValue.of(reached.get(k, Fraction(1))),
+                        )
+                        for k, p in distribution.items()
+                    ],
+                )
+            )
         return result
 
 
-def parse_roller(text: str) -> Roller:
-    """``SV/B`` or ``ATTRIBUTE+MOD-MOD/B`` from the command line.
+def check_burst(burst: int, what: str, limits: Limits | None, place: str | None = None) -> int:
+    """``burst``, or the LimitError naming ``max_burst`` when it is over the limit.
+
+    >>> check_burst(30, "a Burst of 30", Limits(max_burst=24), "active.burst")
+    Traceback (most recent call last):
+    ...
+    allocator.core.errors.LimitError: active.burst: a Burst of 30, over the limit of 24 (raise ...)
+    """
+    limits = limits or default_limits()
+    if burst > limits.max_burst:
+        raise limits.refuse("max_burst", what, place=place)
+    return burst
+
+
+def parse_roller(text: str) -> dict[str, Any]:
+    """``SV/B`` or ``ATTRIBUTE+MOD-MOD/B`` from the command line, as a roller's fields.
 
     >>> parse_roller("13+3-6/2")
-    Roller(attribute=13, modifiers=[3, -6], burst=2, damage=None, ammunition='N', armour=0)
+    {'attribute': 13, 'modifiers': [3, -6], 'burst': 2}
     """
-    match = re.fullmatch(r"\s*(-?\d+)((?:\s*[+-]\s*\d+)*)\s*/\s*(\d+)\s*", text)
+    match = re.fullmatch(
+        r"\s*(-?[0-9]{1,4})((?:\s*[+-]\s*[0-9]{1,4}){0,20})\s*/\s*([0-9]{1,4})\s*", text
+    )
     if not match:
-        raise InputError(f"{text!r} is not SV/B (for example 13/2 or 11+3/1)")
-    modifiers = [int(m.replace(" ", "")) for m in re.findall(r"[+-]\s*\d+", match.group(2))]
-    return Roller(attribute=int(match.group(1)), modifiers=modifiers, burst=int(match.group(3)))
+        raise InputError(f"{text[:40]!r} is not SV/B (for example 13/2 or 11+3/1)")
+    modifiers = [int(m.replace(" ", "")) for m in re.findall(r"[+-]\s*[0-9]+", match.group(2))]
+    return {"attribute": int(match.group(1)), "modifiers": modifiers, "burst": int(match.group(3))}
 
 
 def load_infinity_profile(path: Path | None) -> InfinityProfile:

@@ -2,8 +2,8 @@
 
 The attacker rolls one d6 per unwounded assaulting SP (at most 3), the defender one per
 unwounded defending SP (at most 2); both sort, the highest dice pair off, unpaired dice are
-ignored, and each winning die is one casualty. Equal dice cancel (the seed) or go to the
-defender (Risk).
+ignored, and each winning die is one casualty. Equal dice cancel (the rule as written) or go to
+the defender (Risk's rule).
 
 >>> roll = roll_outcomes(3, 2, "defender")
 >>> roll[0, 2], roll[1, 1], roll[2, 0]
@@ -12,27 +12,61 @@ defender (Risk).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
-from math import factorial, prod
+from math import factorial, lcm, prod
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
-from allocator.core.resolution import Resolution, load_profile
+from allocator.core.limits import Limits, default_limits
+from allocator.core.resolution import (
+    AssaultEnd,
+    ChainEnd,
+    ExactValue,
+    MatchedDiceDetails,
+    Probability,
+    Resolution,
+    RoundCasualties,
+    Ties,
+    load_profile,
+)
+from allocator.core.text import listing
 from allocator.core.violations import Violation
 
-Ties = Literal["cancel", "defender"]
 Party = Literal["attacker", "defender"]
 Losses = tuple[int, int]
 """(attacker's casualties, defender's casualties)."""
 BASES: dict[Party, str] = {"attacker": "attacking_bases", "defender": "defending_bases"}
+#: Every round count in a file is at most this (the highest the ``max_rounds`` limit may be
+#: raised to); the configured limit is checked before any work.
+ROUNDS_BOUND = 10_000
+#: The most unwounded SPs a side brings to one assault (a battalion's worth), so that a long
+#: chain of rounds stays within seconds.
+MOST_SPS = 50
+SPs = Annotated[int, Field(ge=0, le=MOST_SPS)]
+Square = tuple[
+    Annotated[int, Field(ge=-10_000, le=10_000)], Annotated[int, Field(ge=-10_000, le=10_000)]
+]
+
+#: What each outcome means, in players' words.
+OUTCOME_WORDS = {
+    "defender_loses_more": "the defender takes more casualties",
+    "even": "both sides take the same casualties",
+    "attacker_loses_more": "the attacker takes more casualties",
+    "defender_wiped_out": "the defender is wiped out",
+    "attacker_wiped_out": "the attacker is wiped out",
+    "defender_broke": "the defender breaks",
+    "attacker_broke": "the attacker breaks",
+    "both_broke": "both sides break",
+    "undecided": "still undecided after the last round",
+}
 
 BreakTest = Callable[[Party, int, int], Fraction]
 """A break test: (side, SPs it lost this round, SPs it has left) -> chance that it breaks."""
@@ -43,11 +77,12 @@ class BreakOnLoss(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    attacker: Fraction = Field(ge=0, le=1)
-    defender: Fraction = Field(ge=0, le=1)
+    attacker: Probability
+    defender: Probability
 
     def __call__(self, side: Party, lost: int, left: int) -> Fraction:
-        return getattr(self, side) if lost and left else Fraction(0)
+        chance: Fraction = getattr(self, side)
+        return chance if lost and left else Fraction(0)
 
 
 def no_break_test(side: Party, lost: int, left: int) -> Fraction:
@@ -60,11 +95,13 @@ class MatchedDiceProfile(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_attacker_dice: int = Field(ge=1)
-    max_defender_dice: int = Field(ge=1)
+    max_attacker_dice: int = Field(ge=1, le=3)
+    max_defender_dice: int = Field(ge=1, le=3)
     ties: Ties
-    attack_limits: dict[str, int]
-    unverified: list[str] = Field(default_factory=list)
+    attack_limits: dict[
+        Annotated[str, Field(max_length=40)], Annotated[int, Field(ge=1, le=ROUNDS_BOUND)]
+    ] = Field(max_length=50)
+    unverified: list[str] = Field(default_factory=list, max_length=50)
     break_test: BreakOnLoss | None = None
 
 
@@ -102,37 +139,34 @@ def match_dice(attacker: tuple[int, ...], defender: tuple[int, ...], ties: Ties)
 
 
 @cache
-def roll_outcomes(attacker_dice: int, defender_dice: int, ties: Ties) -> dict[Losses, Fraction]:
-    """Exact casualties of one roll, summed over sorted dice with their arrangement counts."""
+def roll_counts(attacker_dice: int, defender_dice: int, ties: Ties) -> dict[Losses, int]:
+    """Of the 6^(a+d) rolls, how many give each casualties (sorted dice, arrangement counts)."""
     counts: Counter[Losses] = Counter()
     for attacker in combinations_with_replacement(range(1, 7), attacker_dice):
         for defender in combinations_with_replacement(range(1, 7), defender_dice):
             losses = match_dice(attacker, defender, ties)
             counts[losses] += _arrangements(attacker) * _arrangements(defender)
+    return dict(sorted(counts.items()))
+
+
+def roll_outcomes(attacker_dice: int, defender_dice: int, ties: Ties) -> dict[Losses, Fraction]:
+    """Exact casualties of one roll."""
     total = 6 ** (attacker_dice + defender_dice)
-    return {losses: Fraction(count, total) for losses, count in sorted(counts.items())}
+    counts = roll_counts(attacker_dice, defender_dice, ties)
+    return {losses: Fraction(count, total) for losses, count in counts.items()}
 
 
 # --- the chain of rounds ----------------------------------------------------------------------
-
-End = Literal[
-    "attacker_wiped_out",
-    "defender_wiped_out",
-    "attacker_broke",
-    "defender_broke",
-    "both_broke",
-    "undecided",
-]
 
 
 @dataclass(frozen=True)
 class Assault:
     """The end states of a chain of rounds: (end, attacker SPs, defender SPs) -> chance."""
 
-    ends: dict[tuple[End, int, int], Fraction]
+    ends: dict[tuple[AssaultEnd, int, int], Fraction]
     rounds: int
 
-    def chance(self, end: End) -> Fraction:
+    def chance(self, end: AssaultEnd) -> Fraction:
         return sum((p for (e, _, _), p in self.ends.items() if e == end), Fraction(0))
 
 
@@ -146,45 +180,81 @@ def run_assault(
 ) -> Assault:
     """The Markov chain over unwounded SPs, for at most ``rounds`` rounds.
 
+    Every state's chance is kept as an integer over one common denominator per round (6 to the
+    most dice a round can roll, times the break tests' denominators), so that a long chain adds
+    integers instead of reducing fractions; the fractions are made once per ending.
+
     >>> run_assault(1, 1, 1, default_profile(), "cancel").chance("defender_wiped_out")
     Fraction(5, 12)
     """
-    ends: Counter[tuple[End, int, int]] = Counter()
-    states: Counter[tuple[int, int]] = Counter({(attacker, defender): Fraction(1)})
+    most_dice = profile.max_attacker_dice + profile.max_defender_dice
+    pairs = min(profile.max_attacker_dice, profile.max_defender_dice)
+    attacker_breaks = _break_factors(break_test, "attacker", attacker, pairs)
+    defender_breaks = _break_factors(break_test, "defender", defender, pairs)
+    scale = attacker_breaks.scale * defender_breaks.scale
+    states: dict[tuple[int, int], int] = {(attacker, defender): 1}
+    denominator = 1
+    finished: list[tuple[int, dict[tuple[AssaultEnd, int, int], int]]] = []
     for _ in range(rounds):
-        following: Counter[tuple[int, int]] = Counter()
-        for (a, d), chance in states.items():
+        if not states:
+            break
+        denominator *= 6**most_dice * scale
+        ended: defaultdict[tuple[AssaultEnd, int, int], int] = defaultdict(int)
+        following: defaultdict[tuple[int, int], int] = defaultdict(int)
+        for (a, d), weight in states.items():
             dice = min(a, profile.max_attacker_dice), min(d, profile.max_defender_dice)
-            for (a_lost, d_lost), p in roll_outcomes(*dice, ties).items():
-                left = a - a_lost, d - d_lost
-                for end, q in _after_round(left, (a_lost, d_lost), break_test):
-                    if end is None:
-                        following[left] += chance * p * q
-                    else:
-                        ends[(end, *left)] += chance * p * q
-        states = following
-    for (a, d), chance in states.items():
-        ends["undecided", a, d] += chance
-    return Assault(ends={key: p for key, p in sorted(ends.items()) if p}, rounds=rounds)
+            spare = 6 ** (most_dice - sum(dice)) * scale
+            for (a_lost, d_lost), count in roll_counts(*dice, ties).items():
+                left, chance = (a - a_lost, d - d_lost), weight * count * spare
+                if left[1] == 0:
+                    ended["defender_wiped_out", *left] += chance
+                elif left[0] == 0:
+                    ended["attacker_wiped_out", *left] += chance
+                elif break_test is no_break_test:
+                    following[left] += chance
+                else:
+                    a_yes, a_no = attacker_breaks.split(a_lost, left[0])
+                    d_yes, d_no = defender_breaks.split(d_lost, left[1])
+                    chance //= scale
+                    ended["both_broke", *left] += chance * a_yes * d_yes
+                    ended["attacker_broke", *left] += chance * a_yes * d_no
+                    ended["defender_broke", *left] += chance * a_no * d_yes
+                    following[left] += chance * a_no * d_no
+        finished.append((denominator, ended))
+        states = {state: weight for state, weight in following.items() if weight}
+    finished.append((denominator, {("undecided", *state): w for state, w in states.items()}))
+    totals: defaultdict[tuple[AssaultEnd, int, int], int] = defaultdict(int)
+    for round_denominator, ended_then in finished:
+        factor = denominator // round_denominator
+        for key, count in ended_then.items():
+            totals[key] += count * factor
+    ends = {key: Fraction(count, denominator) for key, count in totals.items() if count}
+    return Assault(ends=dict(sorted(ends.items())), rounds=rounds)
 
 
-def _after_round(
-    left: tuple[int, int], lost: Losses, break_test: BreakTest
-) -> list[tuple[End | None, Fraction]]:
-    """How the assault ends after a roll (None: it goes on), each way with its chance."""
-    a, d = left
-    if d == 0:
-        return [("defender_wiped_out", Fraction(1))]
-    if a == 0:
-        return [("attacker_wiped_out", Fraction(1))]
-    a_breaks, d_breaks = break_test("attacker", lost[0], a), break_test("defender", lost[1], d)
-    branches: list[tuple[End | None, Fraction]] = [
-        ("both_broke", a_breaks * d_breaks),
-        ("attacker_broke", a_breaks * (1 - d_breaks)),
-        ("defender_broke", (1 - a_breaks) * d_breaks),
-        (None, (1 - a_breaks) * (1 - d_breaks)),
-    ]
-    return [branch for branch in branches if branch[1]]
+@dataclass(frozen=True)
+class _BreakFactors:
+    """A side's break chances as integers over one ``scale``: (breaks, holds) by (lost, left)."""
+
+    scale: int
+    factors: dict[tuple[int, int], tuple[int, int]]
+
+    def split(self, lost: int, left: int) -> tuple[int, int]:
+        return self.factors[lost, left]
+
+
+def _break_factors(break_test: BreakTest, side: Party, sps: int, most_lost: int) -> _BreakFactors:
+    """Every break chance the chain can ask for, over their common denominator."""
+    if break_test is no_break_test:
+        return _BreakFactors(1, {})
+    chances = {
+        (lost, left): break_test(side, lost, left)
+        for lost in range(most_lost + 1)
+        for left in range(1, sps + 1)
+    }
+    scale = lcm(1, *(chance.denominator for chance in chances.values()))
+    factors = {key: (int(p * scale), scale - int(p * scale)) for key, p in chances.items()}
+    return _BreakFactors(scale, factors)
 
 
 # --- legality ---------------------------------------------------------------------------------
@@ -196,8 +266,8 @@ class GridBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    square: tuple[int, int] = Field(description="(column, row) of the base's square.")
-    unwounded_sps: int = Field(ge=0)
+    square: Square = Field(description="(column, row) of the base's square.")
+    unwounded_sps: SPs
     battalion_command: bool = False
 
 
@@ -211,12 +281,16 @@ class MatchedDiceEngagement(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    attacker: int | None = Field(None, ge=0, description="Unwounded assaulting SPs.")
-    defender: int | None = Field(None, ge=0, description="Unwounded defending SPs.")
+    attacker: SPs | None = Field(None, description="Unwounded assaulting SPs.")
+    defender: SPs | None = Field(None, description="Unwounded defending SPs.")
     ties: Ties | None = Field(None, description="None: the profile's tie rule.")
-    rounds: int | None = Field(None, ge=1, description="Rounds to chain; None: one roll.")
-    quality: str | None = Field(None, description="Attacker quality: its attack limit caps rounds.")
-    position: tuple[int, int] | None = Field(None, description="The defended square.")
+    rounds: int | None = Field(
+        None, ge=1, le=ROUNDS_BOUND, description="Rounds to chain; None: one roll."
+    )
+    quality: str | None = Field(
+        None, max_length=40, description="Attacker quality: its attack limit caps rounds."
+    )
+    position: Square | None = Field(None, description="The defended square.")
     attacking_bases: list[GridBase] = Field(default_factory=list)
     defending_bases: list[GridBase] = Field(default_factory=list)
 
@@ -227,12 +301,18 @@ class MatchedDiceEngagement(BaseModel):
                 raise ValueError(f"give exactly one of {side} (SPs) and {bases}")
         if self.attacking_bases and self.position is None:
             raise ValueError("attacking_bases need the defended position")
+        for side, bases in BASES.items():
+            total = self.sps(side)
+            if total > MOST_SPS:
+                raise ValueError(f"{bases} hold {total} unwounded SPs; at most {MOST_SPS} a side")
         return self
 
+    def bases(self, side: Party) -> list[GridBase]:
+        return self.attacking_bases if side == "attacker" else self.defending_bases
+
     def sps(self, side: Party) -> int:
-        given: int | None = getattr(self, side)
-        bases: list[GridBase] = getattr(self, BASES[side])
-        return given if given is not None else sum(base.unwounded_sps for base in bases)
+        given = self.attacker if side == "attacker" else self.defender
+        return given if given is not None else sum(base.unwounded_sps for base in self.bases(side))
 
 
 def check_assault(engagement: MatchedDiceEngagement) -> list[Violation]:
@@ -250,7 +330,8 @@ def check_assault(engagement: MatchedDiceEngagement) -> list[Violation]:
             Violation(
                 rule="MD-command",
                 step=0,
-                message="More than one base assaults: a battalion command base must be among them.",
+                message=f"More than one base assaults ({listing(b.name for b in bases)}): a"
+                " battalion command base must be among them.",
                 stands=[base.name for base in bases],
             )
         )
@@ -262,8 +343,8 @@ def check_assault(engagement: MatchedDiceEngagement) -> list[Violation]:
                 Violation(
                     rule="MD-orthogonal",
                     step=0,
-                    message=f"{base.name} at {base.square} is not orthogonally adjacent to the"
-                    f" position at {(px, py)}: assaults are orthogonal only.",
+                    message=f"{base.name} at ({x}, {y}) is not orthogonally adjacent to the"
+                    f" position at ({px}, {py}): assaults are orthogonal only.",
                     stands=[base.name],
                 )
             )
@@ -289,6 +370,7 @@ class MatchedDiceResolver:
 
     profile: MatchedDiceProfile | None = None
     break_test: BreakTest | None = None
+    limits: Limits | None = None
     name: str = "matched-dice"
     engagement_model: type[BaseModel] = MatchedDiceEngagement
 
@@ -300,59 +382,94 @@ class MatchedDiceResolver:
         return check_assault(engagement)
 
     def rounds(self, engagement: MatchedDiceEngagement) -> int | None:
-        """Rounds to chain: the asked number, capped by the quality's attack limit."""
-        limits = self.rules.attack_limits
-        if engagement.quality is None:
-            return engagement.rounds
-        if engagement.quality not in limits:
-            known = ", ".join(limits)
-            raise InputError(f"no attack limit for quality {engagement.quality!r}; known: {known}")
-        return min(limits[engagement.quality], engagement.rounds or limits[engagement.quality])
+        """Rounds to chain: the asked number, capped by the quality's attack limit, and refused
+        over the ``max_rounds`` limit."""
+        limits = self.limits or default_limits()
+        attack_limits = self.rules.attack_limits
+        rounds = engagement.rounds
+        if engagement.quality is not None:
+            if engagement.quality not in attack_limits:
+                known = ", ".join(attack_limits)
+                raise InputError(
+                    f"no attack limit for quality {engagement.quality!r}; known: {known}",
+                    place="quality",
+                )
+            rounds = min(attack_limits[engagement.quality], rounds or ROUNDS_BOUND)
+        if rounds is not None and rounds > limits.max_rounds:
+            raise limits.refuse("max_rounds", f"{rounds} rounds", place="rounds")
+        return rounds
+
+    def check_sizes(self, engagement: MatchedDiceEngagement) -> None:
+        limits = self.limits or default_limits()
+        for side, field_name in BASES.items():
+            count = len(engagement.bases(side))
+            if count > limits.max_stands_per_side:
+                raise limits.refuse("max_stands_per_side", f"{count} bases", place=field_name)
 
     def resolve(self, engagement: MatchedDiceEngagement) -> Resolution:
+        self.check_sizes(engagement)
+        rounds = self.rounds(engagement)
         rules, ties = self.rules, engagement.ties or self.rules.ties
         attacker, defender = engagement.sps("attacker"), engagement.sps("defender")
         dice = min(attacker, rules.max_attacker_dice), min(defender, rules.max_defender_dice)
         steps = [
-            f"attacker {attacker} SP -> {dice[0]}d6, defender {defender} SP -> {dice[1]}d6",
-            "sort both, pair highest with highest, unpaired dice ignored, "
+            f"the attacker's {attacker} unwounded SP roll {dice[0]}d6, the defender's {defender}"
+            f" roll {dice[1]}d6",
+            "both sort their dice and pair them highest with highest; unpaired dice are ignored; "
             + ("equal dice cancel" if ties == "cancel" else "equal dice go to the defender"),
         ]
         outcomes = roll_outcomes(*dice, ties)
-        details: dict[str, object] = {
-            "ties": ties,
-            "outcomes": [
-                {"attacker_losses": a, "defender_losses": d, "p": p}
+        ends: list[ChainEnd] = []
+        if rounds is None:
+            distribution = _compare_losses(outcomes)
+        else:
+            break_test = self.break_test or rules.break_test or no_break_test
+            assault = run_assault(attacker, defender, rounds, rules, ties, break_test)
+            steps.append(
+                f"up to {rounds} round{'s' if rounds > 1 else ''}, the dice counted again from"
+                " the unwounded SPs each round"
+            )
+            if break_test is not no_break_test:
+                steps.append("after each round a side that lost an SP takes its break test")
+            ends = [
+                ChainEnd(end=end, attacker_sps=a, defender_sps=d, chance=ExactValue.of(p))
+                for (end, a, d), p in assault.ends.items()
+            ]
+            distribution = {end: assault.chance(end) for end in _ENDS if assault.chance(end)}
+        details = MatchedDiceDetails(
+            ties=ties,
+            attacker_sps=attacker,
+            defender_sps=defender,
+            attacker_dice=dice[0],
+            defender_dice=dice[1],
+            casualties=[
+                RoundCasualties(attacker_losses=a, defender_losses=d, chance=ExactValue.of(p))
                 for (a, d), p in outcomes.items()
             ],
-        }
-        rounds = self.rounds(engagement)
-        if rounds is None:
-            distribution = {
-                "defender_loses_more": sum(p for (a, d), p in outcomes.items() if d > a),
-                "even": sum(p for (a, d), p in outcomes.items() if d == a),
-                "attacker_loses_more": sum(p for (a, d), p in outcomes.items() if d < a),
-            }
-            return Resolution(self.name, distribution, steps, self.check(engagement), details)
-        break_test = self.break_test or rules.break_test or no_break_test
-        assault = run_assault(attacker, defender, rounds, rules, ties, break_test)
-        steps.append(f"up to {rounds} rounds over unwounded SPs, dice recounted each round")
-        if break_test is not no_break_test:
-            steps.append("after each round a side that lost an SP takes its break test")
-        details["rounds"] = rounds
-        details["wiped_out_within"] = {
-            "attacker": assault.chance("attacker_wiped_out"),
-            "defender": assault.chance("defender_wiped_out"),
-        }
-        details["ends"] = [
-            {"end": end, "attacker_sps": a, "defender_sps": d, "p": p}
-            for (end, a, d), p in assault.ends.items()
-        ]
-        distribution = {end: assault.chance(end) for end in _ENDS if assault.chance(end)}
+            rounds=rounds,
+            ends=ends,
+        )
         return Resolution(self.name, distribution, steps, self.check(engagement), details)
 
 
-_ENDS: tuple[End, ...] = (
+def _compare_losses(outcomes: dict[Losses, Fraction]) -> dict[str, Fraction]:
+    """Who loses more in one roll."""
+    compared = {
+        "defender_loses_more": Fraction(0),
+        "even": Fraction(0),
+        "attacker_loses_more": Fraction(0),
+    }
+    for (attacker_losses, defender_losses), p in outcomes.items():
+        if defender_losses > attacker_losses:
+            compared["defender_loses_more"] += p
+        elif defender_losses == attacker_losses:
+            compared["even"] += p
+        else:
+            compared["attacker_loses_more"] += p
+    return compared
+
+
+_ENDS: tuple[AssaultEnd, ...] = (
     "defender_wiped_out",
     "attacker_wiped_out",
     "defender_broke",

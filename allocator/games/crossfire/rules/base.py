@@ -47,6 +47,10 @@ class Rule:
         return Violation(rule=self.id, step=self.step, message=message, stands=sorted(set(stands)))
 
 
+class TooManyLines(Exception):
+    """An enumeration of lines of play would be larger than its bound."""
+
+
 Counts = tuple[int, ...]
 """How many stands of each class (of one side) a combat or a state holds."""
 

@@ -30,6 +30,7 @@ from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.base import (
     GROUPING,
     Rule,
+    TooManyLines,
     book,
     by_role,
     combat_names,
@@ -235,12 +236,14 @@ def _headed_violations(
     return found
 
 
-def legal_groupings(battle: Battle) -> Iterator[list[list[str]]]:
+def legal_groupings(battle: Battle, most: int | None = None) -> Iterator[list[list[str]]]:
     """Every legal grouping of the defender's stands (steps 1-3), each set partition once.
 
     Candidates are built stand by stand (squads, weapons, CCs and BCs, other leaders, FOs and
     snipers), each joining a combat already formed or opening one, skipping only what 1a, 3a,
-    3b, 3c and 2b forbid outright; :func:`check_grouping` decides the rest.
+    3b, 3c and 2b forbid outright; :func:`check_grouping` decides the rest. With ``most``,
+    :class:`~allocator.games.crossfire.rules.base.TooManyLines` is raised once that many
+    candidates have been tried.
     """
     d = battle.defender
     order = (
@@ -291,7 +294,9 @@ def legal_groupings(battle: Battle) -> Iterator[list[list[str]]]:
                 yield from extend(index + 1, blocks)
                 blocks[place].pop()
 
-    for blocks in extend(0, []):
+    for tried, blocks in enumerate(extend(0, []), start=1):
+        if most is not None and tried > most:
+            raise TooManyLines(f"more than {most} groupings to try")
         if not any(True for _ in check_grouping(battle, blocks)):
             yield blocks
 

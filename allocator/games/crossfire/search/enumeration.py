@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import comb, prod
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.odds import DIFF_LIMIT, side_total, win_probability
 from allocator.games.crossfire.rules import leaders as leader_rules
 from allocator.games.crossfire.rules.attack import class_attacks, leader_places, squad_spreads
-from allocator.games.crossfire.rules.base import Counts
+from allocator.games.crossfire.rules.base import Counts, TooManyLines
 from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.rules.reallocation import class_reallocations
 from allocator.games.crossfire.schema import SideName
@@ -36,6 +37,10 @@ from allocator.games.crossfire.search.classes import Classes
 
 #: Up to this many states the fight's values live in a dense array, beyond in a dictionary.
 DENSE_LIMIT = 4_000_000
+#: The enumeration's bounds: beyond them a search must use CP-SAT (:class:`TooManyLines`).
+GROUPINGS_TRIED = 200_000
+SPREADS = 2_000_000
+ATTACKS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -227,7 +232,7 @@ class View:
             alive = self.classes.members("defender", defender) + self.battle.attacker.ids()
             battle = self.battle.only(alive)
             seen: dict[tuple[Counts, ...], Grouping] = {}
-            for blocks in legal_groupings(battle):
+            for blocks in legal_groupings(battle, most=GROUPINGS_TRIED):
                 comps = tuple(self.classes.counts("defender", block) for block in blocks)
                 seen.setdefault(tuple(sorted(comps)), self.grouping(blocks))
             found = list(seen.values())
@@ -257,7 +262,13 @@ class View:
         """The legal attacks (counts per combat and class) but for leaders who add nothing."""
         c = self.classes
         squads = [k for k in c.attacker if k.role == Role.squad and attacker[k.index]]
+        spreads = prod(comb(attacker[k.index] + combats - 1, combats - 1) for k in squads)
+        leaders = sum(attacker[k.index] for k in c.attacker if k.role == Role.leader)
+        if spreads > SPREADS or spreads * (combats + 1) ** min(leaders, 3) > 50 * ATTACKS:
+            raise TooManyLines(f"about {spreads:,} ways to send the squads to {combats} combats")
         if sum(attacker[k.index] for k in squads) < combats:
+            if spreads * (combats + 1) ** leaders > ATTACKS:
+                raise TooManyLines(f"too many attacks on {combats} combats")
             legal = list(class_attacks(c.attacker, c.near, c.commands, attacker, combats))
             useful = [a for a in legal if self._adds_something(a)]
             shape = (len(useful), combats, len(c.attacker))
@@ -282,6 +293,8 @@ class View:
                     )
                 out_rows = np.arange(len(rows))
                 row_in, combat_in = np.nonzero(here)
+                if len(out_rows) + len(row_in) > ATTACKS:
+                    raise TooManyLines(f"more than {ATTACKS:,} attacks on {combats} combats")
                 order = np.concatenate([out_rows, row_in])
                 rows = rows[order]
                 taken = taken[order].copy()

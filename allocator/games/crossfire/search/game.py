@@ -16,7 +16,7 @@ import numpy as np
 
 from allocator.core.budget import Budget
 from allocator.games.crossfire.battle import Battle
-from allocator.games.crossfire.rules.base import Counts, combat_names
+from allocator.games.crossfire.rules.base import Counts, TooManyLines, combat_names
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.classes import Classes
 from allocator.games.crossfire.search.engine import (
@@ -28,6 +28,9 @@ from allocator.games.crossfire.search.engine import (
     RoundLines,
 )
 from allocator.games.crossfire.search.lines import Choices, Combats, Line
+
+#: The most lines of the first round the enumeration values (beyond, CP-SAT searches).
+LINES = 40_000_000
 
 
 @dataclass
@@ -87,6 +90,9 @@ class RootGame:
             groupings = [e.root.grouping([list(ids) for ids in self.given.values()])]
         self.lines = e.round_lines(e.root, e.root_index(), groupings)
         self.names = list(self.given) if self.given is not None else None
+        lines = sum(a.size for a in self.lines.attacks)
+        if lines > LINES:
+            raise TooManyLines(f"{lines:,} lines of play in the first round")
 
     # --- the whole answer -----------------------------------------------------------------------
 

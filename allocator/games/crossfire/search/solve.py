@@ -4,7 +4,8 @@ Two searches reach the same exact optimum (property tests hold both to the brute
 
 * the enumeration (:mod:`.game`), for every battle whose lines it can count: it values every
   line, so it is the only one for the whole fight (``take``) and the faster one wherever it
-  fits (:func:`enumeration_fits`);
+  fits (its bounds are in :mod:`.enumeration`; beyond them it says
+  :class:`~allocator.games.crossfire.rules.base.TooManyLines`);
 * CP-SAT (:mod:`.stages`), for the one-round objectives of battles too large to enumerate.
 
 >>> from allocator.core.library import folder
@@ -18,16 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import islice
-from math import comb, perm, prod
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
-from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.odds import CombatOdds, round_odds
+from allocator.games.crossfire.rules.base import TooManyLines
 from allocator.games.crossfire.rules.grouping import check as check_grouping
-from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.lines import Choices, Combats, Line
 from allocator.games.crossfire.warnings import solve_warnings
@@ -37,9 +36,8 @@ if TYPE_CHECKING:
 
 DEFAULT_TIME_LIMIT = 10.0
 OBJECTIVES = ("sweep", "exchange", "take")
-#: The enumeration takes battles up to this many lines of the first round (and groupings).
-ENUMERATION_LINES = 3_000_000
-ENUMERATION_GROUPINGS = 2_000
+#: Whether to try the enumeration first (tests switch it off to hold CP-SAT to the oracle).
+ENUMERATION = True
 
 
 @dataclass
@@ -86,39 +84,6 @@ def given_grouping(battle: Battle, warnings: list[str]) -> Combats | None:
     return allocation.combats
 
 
-def enumeration_fits(battle: Battle, given: Combats | None) -> bool:
-    """Whether the first round's lines are few enough to value every one of them.
-
-    Counted from the groupings and, for each number of combats, the ways to spread every
-    attacking squad and to place the leaders (each beside at most one other where only the best
-    rating counts): an upper bound of the attacks the enumeration keeps.
-    """
-    if given is not None:
-        sizes = [len(given)]
-    else:
-        sizes = [len(g) for g in islice(legal_groupings(battle), ENUMERATION_GROUPINGS + 1)]
-        if len(sizes) > ENUMERATION_GROUPINGS:
-            return False
-    attacker = battle.attacker
-    squads: dict[tuple[object, ...], int] = {}
-    for s in attacker.ids(Role.squad):
-        stand = battle.stand(s)
-        key = (stand.type, stand.unit, stand.quality, stand.suppressed)
-        squads[key] = squads.get(key, 0) + 1
-    leaders = len(attacker.ids(Role.leader))
-    one_each = battle.ruleset.value("leader_bonus") != "sum"
-
-    def leader_ways(k: int) -> int:
-        if not one_each:
-            return int((k + 1) ** leaders)
-        return sum(comb(leaders, j) * perm(k, j) for j in range(min(leaders, k) + 1))
-
-    lines = sum(
-        prod(comb(n + k - 1, k - 1) for n in squads.values()) * leader_ways(k) for k in sizes
-    )
-    return lines <= ENUMERATION_LINES
-
-
 def solve(
     battle: Battle,
     side: str,
@@ -141,8 +106,11 @@ def solve(
     budget = budget or Budget(time_limit)
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
-    if enumeration_fits(battle, given):
-        return _by_enumeration(battle, side, objective, rounds, budget, given, warnings)
+    if ENUMERATION:
+        try:
+            return _by_enumeration(battle, side, objective, rounds, budget, given, warnings)
+        except TooManyLines:
+            pass
     if objective == "take":
         return _take_beyond_reach(battle, side, rounds, budget, given, warnings)
     return _by_cp_sat(battle, side, objective, budget, given, warnings)

@@ -1,0 +1,153 @@
+"""The HTTP server behind ``cfalloc serve``: its socket, and uvicorn set up against slow clients.
+
+A client has ``head_timeout`` seconds to send a request's head (request line and headers),
+``body_timeout`` more for its body (:class:`~allocator.web.guards.SlowBodyTimeout`), and an idle
+kept-alive connection is closed after ``keep_alive`` seconds; the connections open at once are
+bounded, so that clients that hold their connections cannot use up the memory.
+
+>>> url("127.0.0.1", 8000), url("::1", 8000)
+('http://127.0.0.1:8000/', 'http://[::1]:8000/')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from math import ceil
+from typing import Any, ClassVar
+
+import uvicorn
+from fastapi import FastAPI
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from allocator.core.errors import InputError
+from allocator.web.settings import WebSettings
+
+#: Largest request head (request line and headers) a client may send, in bytes.
+MAX_HEAD_BYTES = 16 * 1024
+
+
+class TimedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1, closing a connection whose request head does not arrive within
+    ``head_timeout`` seconds (uvicorn itself times out only idle kept-alive connections, so a
+    client sending its headers a byte at a time would hold the connection for ever)."""
+
+    head_timeout: ClassVar[float] = 10.0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._wait_for_head()
+
+    def _wait_for_head(self) -> None:
+        self._stop_waiting()
+        self._answered_cycle = self.cycle
+        self._head_timer = self.loop.call_later(self.head_timeout, self._head_too_slow)
+
+    def _stop_waiting(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not self._answered_cycle:  # a new request's head has arrived
+            self._stop_waiting()
+
+    def on_response_complete(self) -> None:
+        self._wait_for_head()
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, or one InputError saying why it cannot be."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise InputError(f"cannot listen on {host!r}: {reason}", place="--host") from None
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+    except OSError as exc:
+        listener.close()
+        if exc.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else 8001
+            raise InputError(
+                f"port {port} is already in use (by another program, or another cfalloc "
+                f"serve): choose another with --port, e.g. --port {other}",
+                place="--port",
+            ) from None
+        if exc.errno == errno.EACCES:
+            raise InputError(
+                f"port {port} needs administrator rights: choose one above 1023 with --port",
+                place="--port",
+            ) from None
+        raise InputError(
+            f"cannot listen on {host!r}, port {port}: {exc.strerror or exc}", place="--host"
+        ) from None
+    return listener
+
+
+@contextmanager
+def background(settings: WebSettings, patience: float = 60.0) -> Iterator[tuple[str, FastAPI]]:
+    """The app served as ``cfalloc serve`` serves it, on a free loopback port, in a thread of
+    this process (for tests and benchmarks): its address and the app."""
+    from allocator.web.app import create_app
+
+    listener = listen("127.0.0.1", 0)
+    app = create_app(settings.model_copy(update={"port": listener.getsockname()[1]}))
+    server = uvicorn.Server(uvicorn.Config(app, **server_options(settings)))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + patience
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the web server did not start within {patience:g} s")
+        time.sleep(0.01)
+    try:
+        yield url("127.0.0.1", listener.getsockname()[1]).rstrip("/"), app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=patience)
+        listener.close()
+
+
+def url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def server_options(settings: WebSettings) -> dict[str, Any]:
+    """uvicorn's settings: slow and idle clients time out, and connections are bounded."""
+    protocol = type(
+        "TimedH11Protocol", (TimedH11Protocol,), {"head_timeout": settings.head_timeout}
+    )
+    return {
+        "http": protocol,
+        "lifespan": "on",
+        "timeout_keep_alive": settings.keep_alive,
+        "limit_concurrency": settings.max_connections,
+        "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
+        # On Ctrl+C or SIGTERM, answers under way may finish within their time limit.
+        "timeout_graceful_shutdown": ceil(settings.solve_time_limit) + 1,
+        "proxy_headers": False,
+        "server_header": False,
+        "log_level": "warning",
+    }

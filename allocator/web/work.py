@@ -1,0 +1,163 @@
+"""The heavy work of the endpoints, off the event loop: a bounded pool with a bounded queue.
+
+Reading a body, validating a scenario and computing an answer are CPU-bound; they run in
+``workers`` threads, with at most ``queue`` more jobs waiting. Beyond that a request is refused
+at once with 429 and ``Retry-After``, so that the event loop, and with it the page and its files,
+keeps answering however many heavy requests arrive. A thread cannot be stopped, so each job's
+time is bounded by the time limit it is given (the search keeps it, model building included).
+
+A router of endpoints uses :class:`ApiRoute`, so that its JSON bodies are read by the shared
+reader within the limits (and in the pool), and ``Work`` to reach the pool and the settings::
+
+    router = APIRouter(prefix="/api", route_class=ApiRoute)
+
+    @router.post("/thing", response_model=ThingAnswer)
+    async def thing(body: ThingRequest, work: Work) -> Any:
+        return await work.pool.run(lambda: JSONResponse(compute(body).to_json()))
+
+>>> import asyncio
+>>> pool = WorkPool(workers=1, queue=0, retry_after=1)
+>>> asyncio.run(pool.run(lambda: 6 * 7))
+42
+>>> pool.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from math import ceil
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Request
+from fastapi.routing import APIRoute
+from starlette.responses import Response
+
+from allocator.core.errors import InputError, LimitError
+from allocator.core.reader import read_bytes
+from allocator.web.errors import Refusal
+from allocator.web.settings import WebSettings
+
+T = TypeVar("T")
+
+
+class WorkPool:
+    """``workers`` threads and at most ``queue`` jobs waiting for one; beyond, 429."""
+
+    def __init__(self, workers: int, queue: int, retry_after: int) -> None:
+        self.workers = workers
+        self.capacity = workers + queue
+        self.retry_after = retry_after
+        self._lock = threading.Lock()
+        self._admitted = 0
+        self._executor: ThreadPoolExecutor | None = None
+
+    @property
+    def admitted(self) -> int:
+        """Jobs running or waiting now."""
+        return self._admitted
+
+    def _release(self, _: Future[Any] | None = None) -> None:
+        with self._lock:
+            self._admitted -= 1
+
+    def _admit(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._admitted >= self.capacity:
+                raise Refusal(
+                    429,
+                    InputError(
+                        f"the server is busy ({self._admitted} answers are being computed or "
+                        f"wait for a worker); try again in {self.retry_after} s",
+                        place="server",
+                    ),
+                    {"Retry-After": str(self.retry_after)},
+                )
+            self._admitted += 1
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="cfalloc")
+            return self._executor
+
+    async def run(self, job: Callable[[], T]) -> T:
+        """``job()`` in a worker thread; 429 at once when the pool and its queue are full.
+
+        A job counts against the queue until it has finished, even when its client has gone
+        (a job still waiting is then dropped)."""
+        executor = self._admit()
+        try:
+            future = executor.submit(job)
+        except BaseException:
+            self._release()
+            raise
+        future.add_done_callback(self._release)
+        return await asyncio.wrap_future(future)
+
+    def close(self) -> None:
+        """Drop the waiting jobs; running ones end within their time limit."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+class Served:
+    """What the endpoints share: the settings, and the pool their work runs in."""
+
+    def __init__(self, settings: WebSettings) -> None:
+        self.settings = settings
+        self.pool = WorkPool(
+            settings.workers, settings.queue, retry_after=ceil(settings.solve_time_limit)
+        )
+
+
+def served(request: Request) -> Served:
+    state: Served = request.app.state.served
+    return state
+
+
+#: The dependency of an endpoint that needs the pool or the settings.
+Work = Annotated[Served, Depends(served)]
+
+
+def is_json(content_type: str | None) -> bool:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+class ReaderRequest(Request):
+    """A request whose JSON body is read by the shared reader, within the limits, in the pool
+    (a duplicate key, a non-finite number, an unpaired surrogate or a deep nesting is refused)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            body = await self.body()
+            work = served(self)
+            read = partial(read_bytes, body, syntax="json", limits=work.settings.limits)
+            try:
+                self._json = await work.pool.run(read)
+            except InputError as error:
+                status = 413 if isinstance(error, LimitError) else 400
+                raise Refusal(status, error.located(None, "body")) from None
+        return self._json
+
+
+class ApiRoute(APIRoute):
+    """An endpoint whose JSON body must be ``application/json`` (415 otherwise) and is read by
+    :class:`ReaderRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handle = super().get_route_handler()
+        takes_json = self.body_field is not None
+
+        async def route(request: Request) -> Response:
+            if takes_json and not is_json(request.headers.get("content-type")):
+                problem = "send the body as JSON, with the header Content-Type: application/json"
+                raise Refusal(415, InputError(problem, place="Content-Type header"))
+            return await handle(ReaderRequest(request.scope, request.receive))
+
+        return route

@@ -1,0 +1,124 @@
+"""Benchmark: the web server under heavy and hostile requests, on a real uvicorn server.
+
+Prints how long each request of issue 7 takes to be answered (a 54 kB /api/check of 1,000
+defenders in one combat, a 23 kB /api/simulate of 500, /api/explain of a company assault; goal:
+each under 5 s), and how long GET / takes while heavy requests run, beside the same GET on the
+idle server (the baseline, in the same process; goal: under 1 s).
+
+    python bench/bench_web.py [--raised]
+
+``--raised`` also runs the first two with ``max_stands_per_side`` raised to 1,000, so that
+they are computed instead of refused: then the search's time limit is what bounds them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from allocator.core.limits import Limits
+from allocator.core.reader import read_file
+from allocator.web.server import background
+from allocator.web.settings import WebSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPANY = read_file(ROOT / "bench" / "company-v-town-house.yaml")
+GOAL_HEAVY, GOAL_PAGE = 5.0, 1.0
+
+
+def crowd(defenders: int, attackers: int) -> dict[str, Any]:
+    """A scenario with every defender in one combat, all attacked."""
+
+    def force(side: str, count: int) -> dict[str, Any]:
+        return {
+            "units": [{"id": f"{side}coy", "kind": "company"}],
+            "stands": [
+                {"id": f"{side}{i:04d}", "type": "rifle", "unit": f"{side}coy"}
+                for i in range(count)
+            ],
+        }
+
+    return {
+        "building": {"name": "Town house", "capacity": 3},
+        "defender": force("d", defenders),
+        "attacker": force("a", attackers),
+        "allocation": {
+            "combats": {"A": [f"d{i:04d}" for i in range(defenders)]},
+            "attack": {"A": [f"a{i:04d}" for i in range(attackers)]},
+        },
+    }
+
+
+def heavy_requests() -> list[tuple[str, str, Any]]:
+    return [
+        ("check, 1,000 defenders", "/api/check", crowd(1000, 1)),
+        ("simulate, 500 defenders", "/api/simulate", {"scenario": crowd(500, 2), "seed": 1}),
+        ("explain, company assault", "/api/explain", COMPANY),
+    ]
+
+
+def timed_post(url: str, body: Any) -> tuple[float, int]:
+    start = time.perf_counter()
+    response = httpx.post(url, json=body, timeout=600)
+    return time.perf_counter() - start, response.status_code
+
+
+def page_seconds(url: str, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        httpx.get(f"{url}/", timeout=60).raise_for_status()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def run(settings: WebSettings, label: str) -> None:
+    with background(settings) as (url, app):
+        idle = statistics.median(page_seconds(url, 20))
+        print(f"[{label}] GET / on the idle server:      {idle * 1000:8.1f} ms   (baseline)")
+        for name, path, body in heavy_requests():
+            size = len(json.dumps(body))
+            seconds, status = timed_post(f"{url}{path}", body)
+            print(
+                f"[{label}] {name:<26} {size / 1000:5.0f} kB  {status}  {seconds:7.2f} s"
+                f"   goal < {GOAL_HEAVY:g} s"
+            )
+        pool = app.state.served.pool
+        with ThreadPoolExecutor(pool.capacity + 2) as clients:
+            busy = [
+                clients.submit(timed_post, f"{url}/api/explain", COMPANY)
+                for _ in range(pool.capacity + 2)
+            ]
+            loaded = []
+            while not all(future.done() for future in busy):
+                if pool.admitted:
+                    loaded += page_seconds(url, 1)
+            statuses = sorted(future.result()[1] for future in busy)
+        if loaded:
+            worst = max(loaded)
+            print(
+                f"[{label}] GET / while {pool.capacity + 2} explains run: median "
+                f"{statistics.median(loaded) * 1000:.1f} ms, worst {worst * 1000:.1f} ms "
+                f"({worst / idle:.0f} x idle)   goal < {GOAL_PAGE * 1000:g} ms; "
+                f"explains answered {statuses}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--raised", action="store_true", help="also with limits raised")
+    arguments = parser.parse_args()
+    run(WebSettings(), "default limits")
+    if arguments.raised:
+        run(WebSettings(limits=Limits(max_stands_per_side=1000)), "1,000 stands a side")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""The whole fight (objective ``take``): exact, the same for both sides, and what it claims.
+
+The brute-force oracle (:func:`oracle.fight_value`) recurses over the survivors of every round
+with the plain checker and no search; the solver's value must be exactly its value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import oracle
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import scenarios
+from typer.testing import CliRunner
+
+import allocator.core.budget
+from allocator.cli.app import app
+from allocator.games.crossfire.battle import battle_from_data, load_battle
+from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.search.solve import solve
+from allocator.games.crossfire.simulate import trials
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "models" / "scenarios" / "fight-together-or-apart.yaml"
+SMALL = scenarios(max_defenders=3, max_attackers=3)
+
+
+@settings(max_examples=200, suppress_health_check=list(HealthCheck), deadline=None)
+@given(SMALL, st.sampled_from([None, None, 1, 2]), st.data())
+def test_take_is_the_oracles_value_for_both_sides(
+    scenario: dict[str, Any], rounds: int | None, data: st.DataObject
+) -> None:
+    battle = battle_from_data(scenario)
+    exact = oracle.fight_value(battle, rounds)
+    defender = solve(battle, "defender", "take", rounds=rounds)
+    attacker = solve(battle, "attacker", "take", rounds=rounds)
+    assert defender.status == attacker.status == "optimal"
+    assert defender.line.value == attacker.line.value == exact
+    for outcome in (defender, attacker):
+        assert check(battle, outcome.line.allocation()) == []
+    fixed = battle_from_data({**scenario, "allocation": {"combats": defender.line.combats}})
+    assert solve(fixed, "attacker", "take", rounds=rounds).line.value == exact
+    if rounds == 1:
+        assert exact == solve(battle, "defender", "sweep").line.value
+    fight = defender.fight
+    assert fight is not None and fight.p_attacker_takes == exact
+    assert sum(fight.outcomes.values()) == 1
+    assert sum(p for (_, d), p in fight.outcomes.items() if d == 0) == exact
+    assert fight.expected_rounds >= 1
+
+
+def test_the_whole_fight_can_differ_from_the_one_round_best() -> None:
+    """The shipped example: 319/512 by the whole fight, 343/512 for the one-round best split."""
+    battle = load_battle(EXAMPLE)
+    sweep = solve(battle, "defender", "sweep")
+    take = solve(battle, "defender", "take")
+    assert sweep.line.value == Fraction(3, 16)
+    assert take.line.value == Fraction(319, 512)
+    assert take.one_round == Fraction(343, 512)
+    assert take.line.combats != sweep.line.combats
+    assert take.choices.runner_up is not None
+    assert take.choices.runner_up.value == Fraction(343, 512)
+
+
+def test_take_json_keeps_the_solve_shape_and_adds_the_fight() -> None:
+    result = CliRunner().invoke(app, ["solve", str(EXAMPLE), "--objective", "take", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert {
+        "status",
+        "value",
+        "value_exact",
+        "allocation",
+        "combats",
+        "runner_up",
+        "why",
+        "alternatives",
+        "warnings",
+        "fight",
+    } <= answer.keys()
+    fight = answer["fight"]
+    assert fight["p_attacker_takes"] == "319/512" and fight["p_defender_holds"] == "193/512"
+    assert {"expected_rounds", "expected_stands_lost", "outcomes", "states"} <= fight.keys()
+    assert sum(Fraction(o["p"]) for o in fight["outcomes"]) == 1
+    assert fight["one_round"]["exact"] == "343/512"
+    assert "first round alone would give" in answer["why"]
+
+
+def test_readable_take_says_why_and_what_the_one_round_best_costs() -> None:
+    result = CliRunner().invoke(app, ["solve", str(EXAMPLE), "--objective", "take"])
+    text = " ".join(result.stdout.split())
+    assert result.exit_code == 0
+    assert "the runner-up" in text and "first round alone would give" in text
+    assert "319/512 (62.3%)" in text and "How the fight ends" in text
+
+
+def test_rounds_needs_the_take_objective() -> None:
+    result = CliRunner().invoke(app, ["solve", str(EXAMPLE), "--rounds", "2"])
+    assert result.exit_code == 2
+    assert "--objective take" in result.stderr
+
+
+def test_take_trials_match_the_exact_chance() -> None:
+    battle = load_battle(EXAMPLE)
+    answer = trials(battle, 3000, seed=12, objective="take")
+    assert answer.p_take == Fraction(319, 512) and answer.take_rate is not None
+    p = float(answer.p_take)
+    assert abs(answer.take_rate - p) <= 4 * math.sqrt(p * (1 - p) / 3000)
+
+
+def test_explain_walks_round_one_of_the_whole_fight() -> None:
+    result = CliRunner().invoke(app, ["explain", str(EXAMPLE), "--json"])
+    answer = json.loads(result.stdout)
+    assert answer["objective"] == "take" and answer["fight"]["p_attacker_takes"] == "319/512"
+    assert any("Over the whole fight" in line for line in answer["steps"][7]["text"])
+
+
+def test_a_time_limited_take_brackets_the_optimum(monkeypatch: Any) -> None:
+    """When the search is stopped early the answer is feasible and the optimum is bracketed."""
+    battle = load_battle(EXAMPLE)
+    calls = {"n": 0}
+
+    def expires_soon(self: Any) -> bool:
+        calls["n"] += 1
+        return calls["n"] > 3
+
+    monkeypatch.setattr(allocator.core.budget.Budget, "expired", expires_soon)
+    outcome = solve(battle, "defender", "take")
+    assert outcome.status == "feasible"
+    assert outcome.bounds is not None
+    low, high = outcome.bounds
+    assert low <= Fraction(319, 512) <= high
+    assert check(battle, outcome.line.allocation()) == []

@@ -1,0 +1,36 @@
+"""The web benchmark still runs (on its quick requests), so that it cannot rot."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import bench_web
+
+from allocator.web.server import background
+from allocator.web.settings import WebSettings
+
+
+def test_the_bench_sends_the_requests_of_the_issue_and_times_the_page() -> None:
+    (_, check_path, check), (_, simulate_path, simulate), (_, explain_path, _) = (
+        bench_web.heavy_requests()
+    )
+    assert (check_path, simulate_path, explain_path) == (
+        "/api/check",
+        "/api/simulate",
+        "/api/explain",
+    )
+    assert len(check["allocation"]["combats"]["A"]) == 1000
+    assert len(simulate["scenario"]["defender"]["stands"]) == 500
+    with background(WebSettings()) as (url, _):
+        seconds, status = bench_web.timed_post(f"{url}{check_path}", check)
+        assert status == 413 and seconds > 0
+        seconds, status = bench_web.timed_post(f"{url}{simulate_path}", simulate)
+        assert status == 413 and seconds > 0
+        assert all(seconds > 0 for seconds in bench_web.page_seconds(url, 2))

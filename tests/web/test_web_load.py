@@ -1,0 +1,256 @@
+"""Under load and against slow clients, on a real uvicorn server: heavy work waits in the bounded
+pool, the page keeps answering, extra work gets 429 with Retry-After, and slow clients time out.
+
+These tests assert behaviour, never speed; the timing figures are in ``bench/bench_web.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
+
+import httpx
+from fastapi import FastAPI
+
+from allocator.core.library import folder
+from allocator.core.reader import read_file
+from allocator.games.crossfire import service
+from allocator.games.crossfire.battle import battle_from_data
+from allocator.web.errors import Refusal
+from allocator.web.server import background
+from allocator.web.settings import WebSettings
+from allocator.web.work import WorkPool
+
+SEED = read_file(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml")
+#: A company assaulting a town house: an explain of it searches for a second or so.
+COMPANY = read_file(Path(__file__).resolve().parents[2] / "bench" / "company-v-town-house.yaml")
+#: Longest a test waits for something that should happen at once (a guard against hanging).
+PATIENCE = 60.0
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not happen within {PATIENCE:g} s")
+        time.sleep(0.01)
+
+
+def pool_of(app: FastAPI) -> WorkPool:
+    pool: WorkPool = app.state.served.pool
+    return pool
+
+
+# ------------------------------------------------------------------ the pool itself
+
+
+def test_a_full_pool_refuses_at_once_with_retry_after() -> None:
+    pool = WorkPool(workers=1, queue=1, retry_after=7)
+    gate = threading.Event()
+
+    async def scenario() -> None:
+        running = asyncio.ensure_future(pool.run(lambda: gate.wait(PATIENCE)))
+        waiting = asyncio.ensure_future(pool.run(lambda: "second"))
+        await asyncio.sleep(0)
+        assert pool.admitted == 2
+        with pytest.raises(Refusal) as refused:
+            await pool.run(lambda: "third")
+        assert refused.value.status_code == 429
+        assert refused.value.headers == {"Retry-After": "7"}
+        gate.set()
+        assert await running is True
+        assert await waiting == "second"
+
+    asyncio.run(scenario())
+    wait_until(lambda: pool.admitted == 0, "the pool's release of its places")
+    pool.close()
+
+
+def test_a_job_whose_client_has_gone_is_dropped_and_frees_its_place() -> None:
+    pool = WorkPool(workers=1, queue=1, retry_after=1)
+    gate = threading.Event()
+    ran: list[str] = []
+
+    async def scenario() -> None:
+        running = asyncio.ensure_future(pool.run(lambda: gate.wait(PATIENCE)))
+        waiting = asyncio.ensure_future(pool.run(lambda: ran.append("dropped job")))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        await asyncio.sleep(0)
+        assert pool.admitted == 1
+        gate.set()
+        await running
+
+    asyncio.run(scenario())
+    wait_until(lambda: pool.admitted == 0, "the pool's release of its places")
+    assert ran == []
+    pool.close()
+
+
+def test_a_job_that_fails_frees_its_place() -> None:
+    pool = WorkPool(workers=1, queue=0, retry_after=1)
+
+    def broken() -> None:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        asyncio.run(pool.run(broken))
+    wait_until(lambda: pool.admitted == 0, "the pool's release of its place")
+    assert asyncio.run(pool.run(lambda: "again")) == "again"
+    pool.close()
+
+
+# ------------------------------------------------------------------ a real server under load
+
+
+def test_while_heavy_solves_fill_the_pool_the_page_answers_and_more_work_gets_429(
+    monkeypatch: Any,
+) -> None:
+    gate = threading.Event()
+    solve = service.solve_answer
+
+    def held_solve(*args: Any, **kwargs: Any) -> Any:
+        gate.wait(PATIENCE)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(service, "solve_answer", held_solve)
+    settings = WebSettings(workers=1, queue=2, solve_time_limit=5)
+    with background(settings) as (url, app), ThreadPoolExecutor(3) as clients:
+        pool = pool_of(app)
+        body = {"scenario": SEED, "side": "defender"}
+        solves = [
+            clients.submit(httpx.post, f"{url}/api/solve", json=body, timeout=PATIENCE)
+            for _ in range(3)
+        ]
+        wait_until(lambda: pool.admitted == pool.capacity, "filling the pool")
+        try:
+            served = [
+                httpx.get(f"{url}{path}", timeout=PATIENCE)
+                for path in ("/", "/static/app.js", "/static/style.css", "/api/scenarios")
+            ]
+            served.append(httpx.get(f"{url}/api/scenarios/guide-2hmg-1squad-v-4"))
+            busy = [
+                httpx.post(f"{url}/api/check", json=SEED),
+                httpx.post(f"{url}/api/explain", json=SEED),
+                httpx.post(f"{url}/api/forces", json=SEED),
+                httpx.post(f"{url}/api/simulate", json={"scenario": SEED, "seed": 1}),
+                httpx.post(f"{url}/api/solve", json=body),
+                httpx.post(f"{url}/api/parse", content="title: x"),
+            ]
+        finally:
+            gate.set()
+        answers = [future.result() for future in solves]
+        assert [r.status_code for r in served] == [200] * 5
+        for refused in busy:
+            assert refused.status_code == 429, refused.text
+            assert refused.headers["retry-after"] == "5"
+            assert refused.json()["error"]["place"] == "server"
+        assert [r.status_code for r in answers] == [200] * 3
+        assert answers[0].json() == solve(battle_from_data(SEED), "defender", "sweep", 5).to_json()
+        wait_until(lambda: pool.admitted == 0, "the pool's release of its places")
+        assert httpx.post(f"{url}/api/check", json=SEED).status_code == 200
+
+
+def test_real_heavy_requests_in_parallel_leave_the_page_answering() -> None:
+    settings = WebSettings(workers=1, queue=1)
+    with background(settings) as (url, app), ThreadPoolExecutor(6) as clients:
+        pool = pool_of(app)
+        heavy = [
+            clients.submit(httpx.post, f"{url}/api/explain", json=COMPANY, timeout=PATIENCE)
+            for _ in range(6)
+        ]
+        pages_while_busy = []
+        while not all(future.done() for future in heavy):
+            busy = pool.admitted > 0
+            page = httpx.get(f"{url}/", timeout=PATIENCE)
+            static = httpx.get(f"{url}/static/app.js", timeout=PATIENCE)
+            if busy:
+                pages_while_busy.append((page.status_code, static.status_code))
+        answers = [future.result() for future in heavy]
+    assert pages_while_busy and set(pages_while_busy) == {(200, 200)}
+    statuses = [answer.status_code for answer in answers]
+    assert 200 in statuses and set(statuses) <= {200, 429}, statuses
+    for answer in answers:
+        if answer.status_code == 429:
+            assert int(answer.headers["retry-after"]) >= 1
+        else:
+            assert answer.json()["steps"]
+
+
+# ------------------------------------------------------------------ slow clients
+
+
+def exchange(url: str, chunks: list[bytes]) -> bytes:
+    """Send ``chunks`` on one connection, then read until the server closes it."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=PATIENCE) as connection:
+        try:
+            for chunk in chunks:
+                connection.sendall(chunk)
+        except BrokenPipeError:  # the server has closed the connection already
+            pass
+        received = b""
+        while data := connection.recv(65536):
+            received += data
+    return received
+
+
+HEAD = b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+QUICK = WebSettings(head_timeout=0.5, body_timeout=0.5, keep_alive=1)
+
+
+def test_a_body_that_never_arrives_gets_408_and_the_connection_closed() -> None:
+    with background(QUICK) as (url, app):
+        answer = exchange(url, [HEAD + b"Content-Length: 100\r\n\r\n" + b'{"defender": '])
+        assert answer.startswith(b"HTTP/1.1 408")
+        assert b'"place":"body"' in answer
+        assert pool_of(app).admitted == 0
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [[], [b"GET / HTTP/1.1\r\n"], [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"]],
+    ids=["nothing", "request-line", "no-blank-line"],
+)
+def test_a_request_head_that_never_ends_is_closed(chunks: list[bytes]) -> None:
+    with background(QUICK) as (url, _):
+        assert exchange(url, chunks) == b""
+
+
+def test_a_head_sent_a_line_at_a_time_is_closed_however_steady_the_lines() -> None:
+    with background(QUICK) as (url, _):
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=PATIENCE) as connection:
+            connection.sendall(b"GET / HTTP/1.1\r\n")
+            sent = 0
+            try:
+                while sent < 1000:  # the server closes long before
+                    connection.sendall(b"X-Slow: 1\r\n")
+                    sent += 1
+                    time.sleep(0.05)
+                pytest.fail("the server kept a head that never ends")
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+
+def test_a_kept_alive_connection_serves_several_requests() -> None:
+    with background(QUICK) as (url, _):
+        get = b"GET /static/style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        answer = exchange(url, [get + b"\r\n", get + b"Connection: close\r\n\r\n"])
+        assert answer.count(b"HTTP/1.1 200 OK") == 2
+
+
+def test_a_head_over_the_size_limit_is_refused() -> None:
+    with background(QUICK) as (url, _):
+        answer = exchange(url, [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"x" * 20_000])
+        assert answer.startswith(b"HTTP/1.1 400")  # uvicorn's own answer, before the app

@@ -575,6 +575,7 @@ def test_pool_dice_show_the_scores_the_server_compared(page: Any, live_server: s
     page.get_by_text("Paste or upload your own").click()
     page.get_by_test_id("scenario-text").fill(json.dumps(scenario))
     page.get_by_test_id("use-text").click()
+    expect(page.get_by_test_id("scenario-select")).to_have_value("own:0")
     expect_status(page, "legal")
     page.get_by_test_id("seed").fill("11")
     page.get_by_test_id("roll").click()

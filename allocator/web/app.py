@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import allocator
 from allocator.core.errors import InputError
 from allocator.core.library import folder
+from allocator.core.limits import default_limits
 from allocator.core.reader import read_bytes, read_file
 from allocator.games.crossfire import service
 from allocator.games.crossfire.answers import (
@@ -40,8 +41,9 @@ from allocator.games.crossfire.answers import (
     SimulateAnswer,
     SolveAnswer,
 )
-from allocator.games.crossfire.battle import COMMANDERS, ROLES, Battle, Role, battle_from_data
-from allocator.games.crossfire.schema import Building, Expect, Scenario, Stand
+from allocator.games.crossfire.battle import Battle, battle_from_data
+from allocator.games.crossfire.schema import Expect, Scenario
+from allocator.web import builder
 from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
 from allocator.web.guards import (
     BodySizeLimit,
@@ -92,7 +94,14 @@ class SolveRequest(BaseModel):
 
     scenario: dict[str, Any]
     side: Literal["attacker", "defender"]
-    objective: Literal["sweep", "exchange"] = "sweep"
+    objective: Literal["sweep", "exchange", "take"] = "sweep"
+    rounds: int | None = Field(
+        default=None,
+        ge=1,
+        le=default_limits().max_rounds,
+        description="With objective take: fight at most this many rounds (default: until one "
+        "side is gone).",
+    )
 
 
 class SimulateRequest(BaseModel):
@@ -107,23 +116,6 @@ class SimulateRequest(BaseModel):
         le=2**31,
         description="Seed of the dice, so that a roll can be repeated (default: fresh dice).",
     )
-
-
-class ForceStand(Stand):
-    """A stand as the page draws it: every field filled in, and its role."""
-
-    role: Role
-    commander: bool = Field(description="A CC or BC (company or battalion commander).")
-
-
-class ForcesAnswer(BaseModel):
-    """The building and both sides' stands, organisations expanded."""
-
-    title: str | None
-    description: str | None
-    building: Building
-    defender: list[ForceStand]
-    attacker: list[ForceStand]
 
 
 class ScenarioEntry(BaseModel):
@@ -162,19 +154,6 @@ def shipped_scenario(name: str) -> Any:
     if path is None:
         raise NotFound(f"no shipped scenario {name[:100]!r}", place="name")
     return read_file(path)
-
-
-def forces_answer(battle: Battle) -> ForcesAnswer:
-    def drawn(stand: Stand) -> ForceStand:
-        return ForceStand(**dict(stand), role=ROLES[stand.type], commander=stand.type in COMMANDERS)
-
-    return ForcesAnswer(
-        title=battle.scenario.title,
-        description=battle.scenario.description,
-        building=battle.scenario.building,
-        defender=[drawn(s) for s in battle.defender.stands.values()],
-        attacker=[drawn(s) for s in battle.attacker.stands.values()],
-    )
 
 
 api = APIRouter(prefix="/api", route_class=ApiRoute)
@@ -216,7 +195,9 @@ async def solve(request: SolveRequest, work: Work) -> Any:
     return await answered(
         work,
         request.scenario,
-        lambda battle: service.solve_answer(battle, request.side, request.objective, seconds),
+        lambda battle: service.solve_answer(
+            battle, request.side, request.objective, seconds, request.rounds
+        ),
     )
 
 
@@ -229,17 +210,6 @@ async def simulate(request: SimulateRequest, work: Work) -> Any:
         request.scenario,
         lambda battle: service.simulate_answer(battle, seed=request.seed, time_limit=seconds),
     )
-
-
-@api.post("/forces", responses=JSON_REFUSALS, tags=["scenarios"], response_model=ForcesAnswer)
-async def forces(scenario: ScenarioBody, work: Work) -> Any:
-    """The building and both sides' stands (organisations expanded): what the page draws."""
-
-    def job() -> JSONResponse:
-        battle = battle_from_data(scenario, limits=work.settings.limits)
-        return JSONResponse(forces_answer(battle).model_dump(mode="json"))
-
-    return await work.pool.run(job)
 
 
 @api.post(
@@ -257,7 +227,7 @@ async def forces(scenario: ScenarioBody, work: Work) -> Any:
 )
 async def parse(request: Request, work: Work) -> Any:
     """Read a pasted or uploaded YAML/JSON scenario and answer its data as JSON (not yet checked:
-    `/api/forces` and `/api/check` do that)."""
+    `/api/board` and `/api/check` do that)."""
     body = await request.body()
     limits = work.settings.limits
 
@@ -350,6 +320,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.served = Served(settings)
     install_error_handlers(app)
     app.include_router(api)
+    app.include_router(builder.router)
     app.include_router(pages)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

@@ -1,4 +1,4 @@
-"""Fixtures of the web tests: an in-process client, a live server, and Debian's Chromium."""
+"""Fixtures of the web tests: a live server, and Debian's Chromium at a desktop or phone size."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+#: The viewports the page is tried at: a club laptop, and a phone beside the table.
+VIEWPORTS = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="session")
@@ -62,9 +63,20 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any, live_server: str) -> Iterator[Any]:
+def viewport(request: pytest.FixtureRequest) -> str:
+    """The page's size: ``desktop`` unless a test is parametrised with ``phone`` (indirect)."""
+    return str(getattr(request, "param", "desktop"))
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str, viewport: str) -> Iterator[Any]:
     """A fresh page at ``/``; fails the test on a script error or a request to another host."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(
+        viewport=VIEWPORTS[viewport],
+        is_mobile=viewport == "phone",
+        has_touch=viewport == "phone",
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     context.set_default_timeout(15_000)
     new_page = context.new_page()
     script_errors: list[str] = []

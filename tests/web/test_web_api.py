@@ -85,7 +85,19 @@ def test_page_and_its_files_are_served(client: TestClient) -> None:
 def test_openapi_documents_every_endpoint(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ("check", "explain", "solve", "simulate", "parse", "forces", "scenarios"):
+    for path in (
+        "check",
+        "explain",
+        "solve",
+        "simulate",
+        "parse",
+        "board",
+        "scenarios",
+        "terms",
+        "organisations",
+        "profiles",
+        "scenario-yaml",
+    ):
         assert f"/api/{path}" in paths
 
 
@@ -101,7 +113,7 @@ def test_every_json_answer_is_documented_with_its_fields(client: TestClient) -> 
         return schema
 
     operations = [(p, m, op) for p, methods in spec["paths"].items() for m, op in methods.items()]
-    assert len(operations) == 8
+    assert len(operations) == 13
     for path, method, operation in operations:
         answers = operation["responses"]
         answer = resolve(answers["200"]["content"]["application/json"]["schema"])
@@ -123,7 +135,7 @@ def test_scenario_list_names_every_shipped_file(client: TestClient) -> None:
 def test_every_shipped_scenario_is_served_drawn_and_checked(client: TestClient, path: Path) -> None:
     data = client.get(f"/api/scenarios/{path.stem}").json()
     assert data == json.loads(json.dumps(read_data(path)))
-    forces = client.post("/api/forces", json=data)
+    forces = client.post("/api/board", json=data)
     assert forces.status_code == 200
     check = client.post("/api/check", json=data)
     assert check.status_code == 200
@@ -139,8 +151,8 @@ def test_unknown_scenario_is_404(client: TestClient) -> None:
     assert_error(client.get("/api/scenarios/no-such-fight"), 404, "name")
 
 
-def test_forces_expand_the_stands_of_both_sides(client: TestClient, seed: dict[str, Any]) -> None:
-    forces = client.post("/api/forces", json=seed).json()
+def test_board_expands_the_stands_of_both_sides(client: TestClient, seed: dict[str, Any]) -> None:
+    forces = client.post("/api/board", json=seed).json()
     assert forces["building"] == {"name": "Town house", "capacity": 3}
     assert [s["id"] for s in forces["defender"]] == ["d1", "h1", "h2"]
     hmg = forces["defender"][1]
@@ -189,13 +201,13 @@ def test_bad_scenario_is_422_naming_the_place(
     client: TestClient, seed: dict[str, Any], change: Any, place: str
 ) -> None:
     change(seed)
-    for path in ("/api/check", "/api/forces", "/api/explain"):
+    for path in ("/api/check", "/api/board", "/api/explain"):
         assert_error(client.post(path, json=seed), 422, place)
 
 
 @pytest.mark.parametrize("body", [[], "text", 3, None], ids=["list", "string", "number", "null"])
 def test_a_body_that_is_no_scenario_is_4xx(client: TestClient, body: Any) -> None:
-    for path in ("/api/check", "/api/forces", "/api/explain", "/api/solve", "/api/simulate"):
+    for path in ("/api/check", "/api/board", "/api/explain", "/api/solve", "/api/simulate"):
         response = client.post(path, json=body)
         assert 400 <= response.status_code < 500, (path, response.text)
         assert "error" in response.json()
@@ -208,8 +220,10 @@ def test_a_body_that_is_no_scenario_is_4xx(client: TestClient, body: Any) -> Non
         {"scenario": {}, "side": "north"},
         {"scenario": {}, "side": "attacker", "objective": "glory"},
         {"scenario": {}, "side": "attacker", "extra": 1},
+        {"scenario": {}, "side": "attacker", "objective": "take", "rounds": 0},
+        {"scenario": {}, "side": "attacker", "objective": "take", "rounds": 10**6},
     ],
-    ids=["no-scenario", "bad-side", "bad-objective", "unknown-field"],
+    ids=["no-scenario", "bad-side", "bad-objective", "unknown-field", "no-rounds", "rounds"],
 )
 def test_bad_solve_request_is_422_with_fastapi_detail(client: TestClient, body: Any) -> None:
     response = client.post("/api/solve", json=body)
@@ -232,7 +246,7 @@ def test_a_force_over_the_limit_is_413_naming_the_limit(
     )
     assert "over the limit of 8" in error["problem"]
     assert "CFALLOC_MAX_STANDS_PER_SIDE" in error["problem"]
-    for path in ("/api/check", "/api/explain", "/api/forces"):
+    for path in ("/api/check", "/api/explain", "/api/board"):
         assert_error(client.post(path, json=seed), 413, "attacker")
     simulate = client.post("/api/simulate", json={"scenario": seed, "seed": 1})
     assert_error(simulate, 413, "attacker")
@@ -327,17 +341,20 @@ def test_every_shipped_scenario_solves_or_says_why_not(client: TestClient, path:
             assert 0 <= combat["p_attacker_wins"] <= 1
 
 
-@pytest.mark.parametrize("objective", ["sweep", "exchange"])
-def test_solve_answers_what_the_service_answers(
-    client: TestClient, seed: dict[str, Any], objective: str
+@pytest.mark.parametrize(
+    ("objective", "rounds"), [("sweep", None), ("exchange", None), ("take", None), ("take", 1)]
+)
+def test_solve_answers_what_the_command_line_prints(
+    client: TestClient, objective: str, rounds: int | None
 ) -> None:
-    body = {"scenario": seed, "side": "defender", "objective": objective}
+    body = {"scenario": read_data(SEED), "side": "defender", "objective": objective}
+    options = ["--side", "defender", "--objective", objective, "--json"]
+    if rounds is not None:
+        body["rounds"] = rounds
+        options += ["--rounds", str(rounds)]
     answer = client.post("/api/solve", json=body).json()
-    expected = service.solve_answer(battle_from_data(seed), "defender", objective).to_json()
-    assert (answer["value_exact"], answer["status"]) == (
-        expected["value_exact"],
-        expected["status"],
-    )
+    printed = CliRunner().invoke(cli_app, ["solve", str(SEED), *options])
+    assert answer == json.loads(printed.stdout)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

@@ -31,7 +31,7 @@ JSON = {"content-type": "application/json"}
 POSTS: dict[str, Any] = {
     "/api/check": SEED,
     "/api/explain": SEED,
-    "/api/forces": SEED,
+    "/api/board": SEED,
     "/api/solve": {"scenario": SEED, "side": "defender"},
     "/api/simulate": {"scenario": SEED, "seed": 3},
 }
@@ -319,7 +319,7 @@ def long_names(length: int) -> dict[str, Any]:
 @pytest.mark.parametrize("length", [65, 5_000, 60_000])
 def test_long_names_get_a_4xx(client: TestClient, length: int) -> None:
     body = long_names(length)
-    for path in ("/api/check", "/api/forces", "/api/explain"):
+    for path in ("/api/check", "/api/board", "/api/explain"):
         response = client.post(path, json=body)
         assert 400 <= response.status_code < 500, (path, response.text)
 
@@ -383,7 +383,7 @@ def odd_scenarios(draw: Any) -> Any:
 WRAPPERS: dict[str, Any] = {
     "/api/check": lambda scenario: scenario,
     "/api/explain": lambda scenario: scenario,
-    "/api/forces": lambda scenario: scenario,
+    "/api/board": lambda scenario: scenario,
     "/api/solve": lambda scenario: {"scenario": scenario, "side": "attacker"},
     "/api/simulate": lambda scenario: {"scenario": scenario, "seed": 1},
 }

@@ -142,7 +142,7 @@ def test_while_heavy_solves_fill_the_pool_the_page_answers_and_more_work_gets_42
             busy = [
                 httpx.post(f"{url}/api/check", json=SEED),
                 httpx.post(f"{url}/api/explain", json=SEED),
-                httpx.post(f"{url}/api/forces", json=SEED),
+                httpx.post(f"{url}/api/board", json=SEED),
                 httpx.post(f"{url}/api/simulate", json={"scenario": SEED, "seed": 1}),
                 httpx.post(f"{url}/api/solve", json=body),
                 httpx.post(f"{url}/api/parse", content="title: x"),

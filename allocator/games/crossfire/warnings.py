@@ -18,17 +18,21 @@ from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.capacity import check as capacity_check
 
 
-def stranded_leaders(battle: Battle) -> list[str]:
-    """Attacking leaders near no squad and no CC/BC: 5a keeps them out of every combat."""
+def leaders_near(battle: Battle) -> dict[str, list[str]]:
+    """Each attacking leader and the attacking squads, CCs and BCs within one stand width (5a)."""
     attacker = battle.attacker
     fighters = attacker.ids(Role.squad) + [
         s for s in attacker.ids(Role.leader) if battle.is_commander(s)
     ]
-    return [
-        leader
+    return {
+        leader: [other for other in fighters if other != leader and battle.near(leader, other)]
         for leader in attacker.ids(Role.leader)
-        if not any(battle.near(leader, other) for other in fighters if other != leader)
-    ]
+    }
+
+
+def stranded_leaders(battle: Battle) -> list[str]:
+    """Attacking leaders near no squad and no CC/BC: 5a keeps them out of every combat."""
+    return [leader for leader, near in leaders_near(battle).items() if not near]
 
 
 def battle_warnings(battle: Battle) -> list[str]:

@@ -1,0 +1,523 @@
+"""What the page needs to set up a fight and draw it: the library, the words, the board, the YAML.
+
+The page copies no rule of the game: the organisations (grouped by nation, stands by unit), the
+ruleset profiles and their switches, the stand labels, the capacity count, who is within one
+stand width of whom, the names of new combats and the scenario file's text all come from here,
+built on the same functions the command line uses. Every name in a request is a bare library
+name (never a path), and every scenario goes through the same reader, validation and limits as a
+file does.
+
+>>> from fastapi.testclient import TestClient
+>>> from allocator.web.app import create_app
+>>> client = TestClient(create_app(), base_url="http://127.0.0.1")
+>>> client.get("/api/organisations").json()["nations"][0]["nation"]
+'Germany'
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import groupby
+from typing import Annotated, Any, Literal
+
+import yaml
+from fastapi import APIRouter, Body
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from allocator.core.library import names
+from allocator.core.reader import excerpt
+from allocator.games.crossfire.battle import (
+    COMMANDERS,
+    ROLES,
+    Battle,
+    Role,
+    battle_from_data,
+    load_organisation,
+)
+from allocator.games.crossfire.profile import crossfire_profiles, shipped_profile
+from allocator.games.crossfire.rules import RULES, STEP_TITLES
+from allocator.games.crossfire.rules import capacity as capacity_rules
+from allocator.games.crossfire.rules.base import combat_names
+from allocator.games.crossfire.schema import (
+    Building,
+    Organisation,
+    Position,
+    Quality,
+    SideName,
+    Stand,
+    StandType,
+    Unit,
+    UnitKind,
+)
+from allocator.games.crossfire.warnings import battle_warnings, leaders_near
+from allocator.web.errors import JSON_REFUSALS, NotFound, refusals
+from allocator.web.work import ApiRoute, Work
+
+#: How each stand type is written on a counter.
+TYPE_LABELS: dict[StandType, str] = {
+    StandType.rifle: "Rifle",
+    StandType.smg: "SMG",
+    StandType.engineer: "Engineer",
+    StandType.jhmg: "HMG squad",
+    StandType.hmg: "HMG",
+    StandType.mortar: "Mortar",
+    StandType.gun: "Gun",
+    StandType.pc: "PC",
+    StandType.cc: "CC",
+    StandType.bc: "BC",
+    StandType.commissar: "Commissar",
+    StandType.fo: "FO",
+    StandType.sniper: "Sniper",
+}
+ROLE_LABELS: dict[Role, str] = {
+    Role.squad: "squad",
+    Role.weapon: "crew-served weapon",
+    Role.leader: "leader",
+    Role.noncombatant: "non-combatant",
+}
+#: A flow collection (``{id: d1, type: rifle}``) is written on one line up to this width.
+FLOW_WIDTH = 88
+#: Characters YAML reads as line breaks or refuses raw: written escaped, in double quotes.
+_ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+#: Longer texts are written folded (``description: >``), as the shipped scenarios are.
+FOLDED_TEXT = 80
+
+ScenarioBody = Annotated[
+    dict[str, Any], Body(description="A scenario, as in a scenario file (see `cfalloc schema`).")
+]
+
+
+# ---------------------------------------------------------------- the answers
+
+
+class StandTypeTerm(BaseModel):
+    type: StandType
+    label: str = Field(description="How a counter names the type, e.g. `HMG`.")
+    role: Role
+    role_label: str
+    commander: bool = Field(description="A CC or BC: may head a combat and count as a squad.")
+    rated: bool = Field(description="A leader, who has a command rating.")
+
+
+class RuleTerm(BaseModel):
+    id: str
+    step: int
+    statement: str
+
+
+class StepTerm(BaseModel):
+    step: int
+    title: str
+
+
+class Terms(BaseModel):
+    """The words of the game: stand types, unit kinds, qualities, rules and steps."""
+
+    stand_types: list[StandTypeTerm]
+    unit_kinds: list[UnitKind]
+    qualities: list[Quality]
+    rules: list[RuleTerm]
+    steps: list[StepTerm]
+
+
+class OrganisationEntry(BaseModel):
+    name: str = Field(description="The name a scenario gives as `organisation:`.")
+    description: str
+    stands: int
+
+
+class Nation(BaseModel):
+    nation: str
+    organisations: list[OrganisationEntry]
+
+
+class Library(BaseModel):
+    """The shipped organisations, grouped by nation."""
+
+    nations: list[Nation]
+
+
+class StandEntry(BaseModel):
+    """A stand with what the page shows of it."""
+
+    id: str
+    type: StandType
+    unit: str
+    rating: int | None
+    quality: Quality
+    suppressed: bool
+    position: Position | None
+    near: list[str]
+    role: Role
+    commander: bool
+    label: str = Field(description="The type as a counter names it.")
+    description: str = Field(description="The stand in words, for a screen reader.")
+
+
+class UnitStands(BaseModel):
+    """One unit of an organisation (in tree order) and the stands that belong to it."""
+
+    id: str
+    kind: UnitKind
+    name: str | None
+    depth: int = Field(description="0 for a top unit, 1 for the units under it, ...")
+    parent: str | None
+    stands: list[StandEntry]
+
+
+class OrganisationDetail(BaseModel):
+    name: str
+    description: str
+    nation: str | None
+    units: list[UnitStands]
+
+
+class Switch(BaseModel):
+    """One value of a ruleset profile, which a house rule may change."""
+
+    key: str
+    value: int | bool | str
+    kind: Literal["bool", "int", "choice"]
+    choices: list[str] | None
+    range: tuple[int, int] | None
+    verified: bool
+    source: str
+
+
+class Profile(BaseModel):
+    name: str
+    description: str
+    switches: list[Switch]
+
+
+class Profiles(BaseModel):
+    """The shipped Crossfire ruleset profiles."""
+
+    profiles: list[Profile]
+
+
+class Board(BaseModel):
+    """A scenario as the page draws it: the building, both sides' stands and what follows."""
+
+    title: str
+    description: str | None
+    building: Building
+    inside: int = Field(description="The defender's squads and crew-served weapons (B1).")
+    building_text: str = Field(description="What the building holds, in a sentence.")
+    defender: list[StandEntry]
+    attacker: list[StandEntry]
+    combat_names: list[str] = Field(
+        description="Names for new combats, in order: a new combat takes the first one unused."
+    )
+    near: dict[str, list[str]] = Field(
+        description="Each attacking leader and the squads, CCs and BCs within one stand width "
+        "of him (5a), by `near` lists or positions."
+    )
+    warnings: list[str]
+
+
+class ScenarioYaml(BaseModel):
+    """A scenario as a file: ``cfalloc check`` reads this text as it is."""
+
+    yaml: str
+    file_name: str
+
+
+# ---------------------------------------------------------------- building them
+
+
+def stand_entry(side: SideName | None, stand: Stand) -> StandEntry:
+    """A stand with its role, label and description (``side`` leads the description)."""
+    role = ROLES[stand.type]
+    rating = "" if stand.rating is None else f", rating +{stand.rating}"
+    words = f"{TYPE_LABELS[stand.type]} {stand.id} ({ROLE_LABELS[role]}), unit {stand.unit}{rating}"
+    return StandEntry(
+        **stand.model_dump(exclude={"position", "near"}),
+        position=stand.position,
+        near=list(stand.near),
+        role=role,
+        commander=stand.type in COMMANDERS,
+        label=TYPE_LABELS[stand.type],
+        description=words if side is None else f"{side} {words}",
+    )
+
+
+def terms() -> Terms:
+    return Terms(
+        stand_types=[
+            StandTypeTerm(
+                type=kind,
+                label=TYPE_LABELS[kind],
+                role=ROLES[kind],
+                role_label=ROLE_LABELS[ROLES[kind]],
+                commander=kind in COMMANDERS,
+                rated=ROLES[kind] == Role.leader,
+            )
+            for kind in StandType
+        ],
+        unit_kinds=list(UnitKind),
+        qualities=list(Quality),
+        rules=[RuleTerm(id=r.id, step=r.step, statement=r.statement) for r in RULES.values()],
+        steps=[StepTerm(step=step, title=title) for step, title in STEP_TITLES.items()],
+    )
+
+
+def organisations() -> list[Organisation]:
+    return [load_organisation(name) for name in names("orgs")]
+
+
+def library() -> Library:
+    """The organisations by nation (nations and names sorted; no nation last)."""
+
+    def nation(org: Organisation) -> str:
+        return org.nation or "Other"
+
+    ordered = sorted(organisations(), key=lambda o: (o.nation is None, nation(o), o.name))
+    return Library(
+        nations=[
+            Nation(
+                nation=key,
+                organisations=[
+                    OrganisationEntry(
+                        name=org.name, description=org.description.strip(), stands=len(org.stands)
+                    )
+                    for org in group
+                ],
+            )
+            for key, group in groupby(ordered, key=nation)
+        ]
+    )
+
+
+def _units_in_order(units: list[Unit]) -> list[tuple[Unit, int, str | None]]:
+    """Every unit of a tree, depth first in file order, with its depth and parent."""
+    found: list[tuple[Unit, int, str | None]] = []
+    stack: list[tuple[Unit, int, str | None]] = [(u, 0, None) for u in reversed(units)]
+    while stack:
+        unit, depth, parent = stack.pop()
+        found.append((unit, depth, parent))
+        stack.extend((child, depth + 1, unit.id) for child in reversed(unit.units))
+    return found
+
+
+def organisation_detail(name: str) -> OrganisationDetail:
+    """One organisation's units in tree order, each with its stands (a bare name only)."""
+    org = load_organisation(name)
+    return OrganisationDetail(
+        name=org.name,
+        description=org.description.strip(),
+        nation=org.nation,
+        units=[
+            UnitStands(
+                id=unit.id,
+                kind=unit.kind,
+                name=unit.name,
+                depth=depth,
+                parent=parent,
+                stands=[stand_entry(None, s) for s in org.stands if s.unit == unit.id],
+            )
+            for unit, depth, parent in _units_in_order(org.units)
+        ],
+    )
+
+
+def profiles() -> Profiles:
+    found = []
+    for name in crossfire_profiles():
+        profile = shipped_profile(name)
+        found.append(
+            Profile(
+                name=profile.name,
+                description=profile.description,
+                switches=[
+                    Switch(
+                        key=key,
+                        value=value.value,
+                        kind="bool"
+                        if isinstance(value.value, bool)
+                        else "int"
+                        if isinstance(value.value, int)
+                        else "choice",
+                        choices=value.choices,
+                        range=value.range,
+                        verified=value.verified,
+                        source=value.source,
+                    )
+                    for key, value in profile.values.items()
+                ],
+            )
+        )
+    return Profiles(profiles=found)
+
+
+def board(battle: Battle) -> Board:
+    scenario = battle.scenario
+    return Board(
+        title=battle.title,
+        description=scenario.description,
+        building=scenario.building,
+        inside=len(capacity_rules.fighting_stands(battle)),
+        building_text=capacity_rules.requirements(battle, 0)[0],
+        defender=[stand_entry("defender", s) for s in battle.defender.stands.values()],
+        attacker=[stand_entry("attacker", s) for s in battle.attacker.stands.values()],
+        combat_names=combat_names(len(battle.defender.stands) + 1),
+        near=leaders_near(battle),
+        warnings=battle_warnings(battle),
+    )
+
+
+# ---------------------------------------------------------------- the file's text
+
+
+class _Block(dict[str, Any]):
+    """A mapping always written as a block: the file itself, each side, the allocation."""
+
+
+#: The parts of a scenario file written as blocks, whatever their size.
+BLOCK_PARTS = ("defender", "attacker", "allocation")
+
+
+class _Dumper(yaml.SafeDumper):
+    """The shipped scenarios' style: blocks at the top, short collections on one line, list
+    items indented under their key, long texts folded, whole numbers without ``.0``."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def _flow_text(data: Any) -> str:
+    return yaml.safe_dump(data, default_flow_style=True, width=10**6, sort_keys=False)
+
+
+def _one_line(data: Any) -> bool:
+    """Whether a collection fits on one line in flow style (no long or multi-line text)."""
+    text = _flow_text(data).rstrip("\n")
+    return "\n" not in text and len(text) <= FLOW_WIDTH
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
+    style: str | None = None
+    if _ESCAPED.search(text):
+        style = '"'  # only double quotes keep these characters as they are
+    elif "\n" in text.rstrip("\n"):
+        style = "|"
+    elif len(text) > FOLDED_TEXT:
+        style = ">"
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+def _represent_number(dumper: yaml.SafeDumper, number: float) -> yaml.Node:
+    if number.is_integer() and abs(number) < 1e15:
+        return dumper.represent_int(int(number))
+    return dumper.represent_float(number)
+
+
+def _represent_mapping(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=_one_line(data))
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=_one_line(data))
+
+
+def _represent_block(dumper: yaml.SafeDumper, data: _Block) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", dict(data), flow_style=False)
+
+
+_Dumper.add_representer(str, _represent_text)
+_Dumper.add_representer(float, _represent_number)
+_Dumper.add_representer(dict, _represent_mapping)
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(_Block, _represent_block)
+
+
+def scenario_yaml(battle: Battle) -> str:
+    """The scenario as a file, in the shipped scenarios' style: what was given, in the schema's
+    order (``cfalloc check`` reads it back to the same scenario).
+
+    >>> b = battle_from_data({"building": {"name": "Barn"},
+    ...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+    ...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+    ...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+    ...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]}})
+    >>> print(scenario_yaml(b), end="")
+    building: {name: Barn}
+    defender:
+      units: [{id: p, kind: platoon}]
+      stands: [{id: d1, type: rifle, unit: p}]
+    attacker:
+      units: [{id: q, kind: platoon}]
+      stands: [{id: a1, type: rifle, unit: q}]
+    """
+    data = battle.scenario.model_dump(mode="json", exclude_unset=True)
+    document = _Block({k: _Block(v) if k in BLOCK_PARTS else v for k, v in data.items()})
+    return yaml.dump(
+        document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=FLOW_WIDTH
+    )
+
+
+def file_name(battle: Battle) -> str:
+    """A file name for the scenario, from its title: ``farmhouse-assault.yaml``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", battle.title.lower()).strip("-")[:60].strip("-")
+    return f"{slug or 'fight'}.yaml"
+
+
+# ---------------------------------------------------------------- the routes
+
+router = APIRouter(prefix="/api", route_class=ApiRoute, tags=["page"])
+
+
+@router.get("/terms", responses=refusals(400))
+def get_terms() -> Terms:
+    """The words of the game: stand types with their labels and roles, unit kinds, qualities,
+    every rule's statement and every step's title."""
+    return terms()
+
+
+@router.get("/organisations", responses=refusals(400))
+def get_library() -> Library:
+    """The shipped organisations (`models/orgs/`), grouped by nation."""
+    return library()
+
+
+@router.get("/organisations/{name}", responses=refusals(400, 404, 422))
+def get_organisation(name: str) -> OrganisationDetail:
+    """One shipped organisation: its units in tree order, each with its stands."""
+    if name not in names("orgs"):
+        raise NotFound(
+            f"no shipped organisation {excerpt(name)} (shipped: {', '.join(names('orgs'))})",
+            place="name",
+        )
+    return organisation_detail(name)
+
+
+@router.get("/profiles", responses=refusals(400))
+def get_profiles() -> Profiles:
+    """The shipped Crossfire ruleset profiles, with every value a house rule may change."""
+    return profiles()
+
+
+@router.post("/board", responses=JSON_REFUSALS, response_model=Board)
+async def post_board(scenario: ScenarioBody, work: Work) -> Any:
+    """A scenario as the page draws it: the building and what it holds, both sides' stands
+    (organisations expanded) with their labels, names for new combats, which attacking leaders
+    are near whom, and the warnings."""
+
+    def job() -> JSONResponse:
+        drawn = board(battle_from_data(scenario, limits=work.settings.limits))
+        return JSONResponse(drawn.model_dump(mode="json"))
+
+    return await work.pool.run(job)
+
+
+@router.post("/scenario-yaml", responses=JSON_REFUSALS, response_model=ScenarioYaml)
+async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> Any:
+    """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
+
+    def job() -> JSONResponse:
+        battle = battle_from_data(scenario, limits=work.settings.limits)
+        written = ScenarioYaml(yaml=scenario_yaml(battle), file_name=file_name(battle))
+        return JSONResponse(written.model_dump(mode="json"))
+
+    return await work.pool.run(job)

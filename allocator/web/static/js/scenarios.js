@@ -1,0 +1,208 @@
+// Scenarios: the shipped ones (grouped in the picker), the player's own (pasted, uploaded or
+// built), and the share link that reopens a scenario with its allocation.
+import {depth, leading} from "./allocation.js";
+import {api, ApiError, errorDetails} from "./api.js";
+import {renderHead} from "./board.js";
+import {$, el, fill} from "./dom.js";
+import {currentStage, on, reset, state} from "./state.js";
+
+/** The picker's groups: shipped scenarios by the prefix of their names, then the player's own. */
+const GROUPS = [
+  {prefix: "guide-", label: "Examples from the guide"},
+  {prefix: "rule-", label: "Rule by rule (a legal and a broken case of each)"},
+  {prefix: "edge-", label: "Edge cases"},
+  {prefix: "", label: "More scenarios"},
+];
+
+const own = [];           // the player's own scenarios: {label, scenario}
+let shipped = [];         // the /api/scenarios listing
+let loadTicket = 0;
+
+function renderPicker() {
+  const select = $("scenario-select");
+  const groups = GROUPS.map(({prefix, label}) => {
+    const items = shipped.filter((item) => item.name.startsWith(prefix) &&
+      !GROUPS.some((g) => g.prefix && g.prefix !== prefix && item.name.startsWith(g.prefix)));
+    return items.length
+      ? el("optgroup", {label}, items.map((item) =>
+        el("option", {value: item.name, text: item.title ?? item.name})))
+      : null;
+  });
+  const mine = own.length
+    ? el("optgroup", {label: "Your own"}, own.map((item, i) =>
+      el("option", {value: `own:${i}`, text: item.label})))
+    : null;
+  fill(select, groups, mine);
+  if (state.source?.name) select.value = state.source.name;
+  else if (state.source?.own !== undefined) select.value = `own:${state.source.own}`;
+}
+
+export function showScenarioError(error) {
+  const box = $("scenario-error");
+  box.hidden = !error;
+  box.replaceChildren();
+  if (!error) return;
+  fill(box, el("p", {}, el("strong", {text: "This scenario cannot be used."})),
+    errorDetails(error));
+}
+
+/**
+ * Draw a scenario (its own allocation, or the given one) and start checking it. Only the latest
+ * of several loads in flight is drawn.
+ */
+async function openScenario(scenarioPromise, source, allocation, step) {
+  const mine = ++loadTicket;
+  document.body.dataset.loading = "true";
+  let scenario;
+  let board;
+  try {
+    scenario = await scenarioPromise;
+    board = await api("/api/board", {body: scenario});
+  } finally {
+    if (mine === loadTicket) delete document.body.dataset.loading;
+  }
+  if (mine !== loadTicket) return;
+  showScenarioError(null);
+  const given = allocation === undefined ? scenario.allocation : allocation;
+  state.scenario = {...scenario};
+  delete state.scenario.allocation;
+  state.source = source;
+  state.board = board;
+  state.stands = new Map([
+    ...board.defender.map((stand) => [stand.id, {...stand, side: "defender"}]),
+    ...board.attacker.map((stand) => [stand.id, {...stand, side: "attacker"}]),
+  ]);
+  state.check = null;
+  renderHead();
+  renderPicker();
+  for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
+  reset(given, [1, 2, 3].includes(step) ? step : Math.max(depth(given), 1));
+}
+
+async function guarded(opening) {
+  try {
+    await opening;
+  } catch (error) {
+    showScenarioError(error);
+  }
+}
+
+export function loadShipped(name) {
+  return guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(name)}`), {name}));
+}
+
+/** Open one of the player's own scenarios, adding it to the picker's "Your own" group. */
+export function openOwn(scenario, label) {
+  const index = own.findIndex((item) => item.label === label);
+  const entry = {label, scenario};
+  if (index >= 0) own[index] = entry;
+  else own.push(entry);
+  return guarded(openScenario(Promise.resolve(scenario), {own: index >= 0 ? index : own.length - 1}));
+}
+
+async function useText() {
+  await guarded((async () => {
+    const scenario = await api("/api/parse", {text: $("scenario-text").value});
+    await openOwn(scenario, scenario.title ?? "Pasted scenario");
+  })());
+}
+
+async function readUpload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  $("scenario-text").value = await file.text();
+  await useText();
+}
+
+function pickFromList() {
+  const value = $("scenario-select").value;
+  if (value.startsWith("own:")) {
+    const item = own[Number(value.slice(4))];
+    return guarded(openScenario(Promise.resolve(item.scenario), {own: Number(value.slice(4))}));
+  }
+  return loadShipped(value);
+}
+
+// ---------------------------------------------------------------- the link
+
+function encodeState(value) {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const binary = Array.from(bytes, (byte) => String.fromCharCode(byte)).join("");
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeState(text) {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+}
+
+function saveToLink() {
+  if (!state.scenario) return;
+  const saved = state.source?.name ? {name: state.source.name} : {scenario: state.scenario};
+  saved.allocation = leading(state.allocation, currentStage().parts);
+  saved.step = state.step;
+  history.replaceState(null, "", `#s=${encodeState(saved)}`);
+}
+
+async function share() {
+  saveToLink();
+  const link = $("share-link");
+  link.value = location.href;
+  link.hidden = false;
+  link.select();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("share-note").textContent = "Link copied: it reopens this scenario and allocation.";
+  } catch {
+    $("share-note").textContent = "Copy the link above: it reopens this scenario and allocation.";
+  }
+}
+
+/** Open what the link's fragment says; false when it says nothing. */
+async function openFromLink() {
+  const match = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+  if (!match) return false;
+  let saved;
+  try {
+    saved = decodeState(match[1]);
+  } catch {
+    showScenarioError(new ApiError({place: "link", problem: "the link is damaged"}));
+    return false;
+  }
+  if (saved.name) {
+    await guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(saved.name)}`),
+      {name: saved.name}, saved.allocation, saved.step));
+  } else {
+    own.push({label: saved.scenario?.title ?? "Shared scenario", scenario: saved.scenario});
+    await guarded(openScenario(Promise.resolve(saved.scenario), {own: own.length - 1},
+      saved.allocation, saved.step));
+  }
+  return true;
+}
+
+export function wireScenarios() {
+  $("scenario-select").addEventListener("change", pickFromList);
+  $("use-text").addEventListener("click", useText);
+  $("scenario-file").addEventListener("change", readUpload);
+  $("share").addEventListener("click", share);
+  window.addEventListener("hashchange", () => {
+    if (!location.hash.startsWith("#s=")) return;
+    openFromLink();
+  });
+  on("changed", saveToLink);
+}
+
+/** Fill the picker, then open the link's scenario, or else the first legal guide example. */
+export async function openFirst() {
+  try {
+    shipped = await api("/api/scenarios");
+    renderPicker();
+  } catch (error) {
+    showScenarioError(error);
+  }
+  if (await openFromLink()) return;
+  const first = shipped.find((item) => item.name.startsWith("guide-") && item.expect?.legal) ??
+    shipped[0];
+  // The player may have pasted, uploaded or built a fight while the list was loading: keep it.
+  if (first && loadTicket === 0) await loadShipped(first.name);
+}

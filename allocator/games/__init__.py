@@ -21,6 +21,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import BaseModel
 
 from allocator.core.errors import InputError
@@ -87,10 +88,18 @@ def format_model(name: str) -> type[BaseModel]:
 
 
 def json_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of one file format or answer, as committed in models/schema/."""
+    """The JSON Schema of one file format or answer, as committed in models/schema/.
+
+    Its ``$comment`` names the pydantic version that wrote it (others write the same rules a
+    little differently, so the committed files are compared byte for byte only under that one).
+
+    >>> json_schema("scenario")["$comment"].startswith("written by `cfalloc schema scenario`")
+    True
+    """
     schema = format_model(name).model_json_schema(
         mode="serialization" if name.endswith("-answer") else "validation"
     )
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = f"https://cfalloc.invalid/schema/{name}.schema.json"
+    schema["$comment"] = f"written by `cfalloc schema {name}` with pydantic {PYDANTIC_VERSION}"
     return schema

@@ -74,7 +74,11 @@ class TimedH11Protocol(H11Protocol):
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port``, or one InputError saying why it cannot be."""
+    """A socket listening on ``host:port``, or one InputError saying why it cannot be.
+
+    It listens at once, so that a client who connects as soon as the address is printed waits in
+    the backlog until uvicorn accepts (rather than being refused while the app is built).
+    """
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -103,6 +107,7 @@ def listen(host: str, port: int) -> socket.socket:
         raise InputError(
             f"cannot listen on {host!r}, port {port}: {exc.strerror or exc}", place="--host"
         ) from None
+    listener.listen(socket.SOMAXCONN)
     return listener
 
 

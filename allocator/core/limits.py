@@ -96,6 +96,8 @@ class Limits(BaseModel):
         """The error for ``problem``, naming limit ``name``, its value and how to raise it."""
         value = getattr(self, name)
         shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        if name.endswith("_bytes"):
+            shown += " bytes"
         return LimitError(
             f"{problem}, over the limit of {shown} (raise it with "
             f"{ENVIRONMENT_PREFIX}{name.upper()})",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ POSTS: dict[str, Any] = {
     "/api/check": SEED,
     "/api/explain": SEED,
     "/api/board": SEED,
+    "/api/scenario-yaml": SEED,
     "/api/solve": {"scenario": SEED, "side": "defender"},
     "/api/simulate": {"scenario": SEED, "seed": 3},
 }
@@ -395,3 +397,26 @@ def test_odd_scenarios_never_get_a_5xx(client: TestClient, scenario: Any, path: 
     body = json.dumps(WRAPPERS[path](scenario), allow_nan=True)
     response = client.post(path, content=body.encode("utf-8", "surrogatepass"), headers=JSON)
     assert response.status_code < 500, response.text
+
+
+# ------------------------------------------------------------------ the hostile corpus
+
+CORPUS = sorted((Path(__file__).resolve().parent.parent / "data" / "hostile").glob("*.*[ln]"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_the_hostile_corpus_gets_an_answer_or_a_4xx_from_every_endpoint(
+    client: TestClient, path: Path
+) -> None:
+    parsed = client.post("/api/parse", content=path.read_bytes())
+    assert parsed.status_code in (200, 400, 413, 422), parsed.text
+    if parsed.status_code != 200:
+        assert_error(parsed, parsed.status_code)
+        return
+    for endpoint, body in POSTS.items():
+        scenario = parsed.json()
+        sent = {**body, "scenario": scenario} if "scenario" in body else scenario
+        answer = client.post(endpoint, json=sent)
+        assert answer.status_code in (200, 413, 422), (endpoint, answer.text)
+        if answer.status_code != 200:
+            assert_error(answer, answer.status_code)

@@ -99,7 +99,7 @@ class RoundAnswer(Answer):
 class CheckAnswer(Answer):
     """What ``cfalloc check --json`` prints and ``POST /api/check`` returns."""
 
-    omit_when_none = frozenset({"completion", "odds"})
+    omit_when_none = frozenset({"completion", "odds", "cut_short"})
 
     legal: bool
     violations: list[Violation]
@@ -114,6 +114,11 @@ class CheckAnswer(Answer):
     )
     odds: RoundAnswer | None = Field(
         default=None, description="Every combat's totals and odds, for a complete legal allocation."
+    )
+    cut_short: str | None = Field(
+        default=None,
+        description="What the time limit cut short: the nearest legal allocation or the "
+        "completion, when it was not found in time (the rules broken are all listed).",
     )
     warnings: list[str] = Field(default_factory=list)
 

@@ -71,10 +71,12 @@ def register(app: typer.Typer) -> None:
     app.command()(simulate)
 
 
-def check(file: FileArg, as_json: JsonOpt = False) -> None:
+def check(file: FileArg, time_limit: TimeOpt = 10.0, as_json: JsonOpt = False) -> None:
     """Check a scenario's allocation: every broken rule, the nearest legal allocation, the odds.
 
-    Exit code 0: legal; 1: rules broken; 2: bad input.
+    Exit code 0: legal; 1: rules broken; 2: bad input or over a limit; 4: internal error. The
+    rules broken are always listed; the time limit bounds the search for the nearest legal
+    allocation.
     """
 
     def body() -> int:
@@ -83,7 +85,7 @@ def check(file: FileArg, as_json: JsonOpt = False) -> None:
         from allocator.games.crossfire.service import check_answer
 
         battle = load_battle(file)
-        answer = check_answer(battle)
+        answer = check_answer(battle, time_limit)
         if as_json:
             print_json(answer.to_json())
         else:

@@ -135,6 +135,7 @@ class RulesModel:
             self.budget.check("the rules model")
 
     def new_bool(self, name: str) -> Literal:
+        self.tick()  # every family makes its variables here: a large model stops in time
         return self.model.NewBoolVar(name)
 
     def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:

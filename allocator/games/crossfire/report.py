@@ -83,6 +83,8 @@ def render_check(console: Console, battle: Battle, answer: CheckAnswer) -> None:
     if answer.completion is not None:
         console.print()
         console.print(allocation_table(battle, answer.completion, "One legal way to finish it"))
+    if answer.cut_short is not None:
+        console.print(f"\n[yellow]Not finished in time[/]: {safe(answer.cut_short)}")
     if answer.odds is not None:
         console.print()
         render_round(console, answer.odds, "The odds of this round")

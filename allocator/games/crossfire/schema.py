@@ -151,6 +151,10 @@ class Expect(Strict):
 
     legal: bool
     rules: list[str] = Field(default_factory=list, description="Rule ids the check must report.")
+    stands: dict[str, list[Id]] = Field(
+        default_factory=dict,
+        description="For a rule of `rules`: every stand its violations name, together.",
+    )
     totals: dict[Id, tuple[int, int]] = Field(
         default_factory=dict,
         description="For a complete legal allocation: each combat's (attacker, defender) totals.",

@@ -8,7 +8,7 @@ rest) is valued exactly, so ties and the runner-up are decided with fractions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -106,7 +106,8 @@ class RootGame:
             raise OutOfTime
         if self.given is None:
             groupings = _ranked(
-                {g: float(values[g].max()) for g in valued},
+                valued,
+                np.array([values[g].max() for g in valued]),
                 lambda g: e.exact_grouping(self.lines, g, rounds)[0],
                 low=True,
             )
@@ -122,7 +123,8 @@ class RootGame:
         else:
             rows = values[g]
             attacks = _ranked(
-                dict(enumerate(float(v) for v in rows)),
+                range(len(rows)),
+                rows,
                 lambda a: e.exact_attack(self.lines, g, a, later, float(rows[a]))[0],
                 low=False,
             )
@@ -318,19 +320,20 @@ class Ranked:
     runner: int | None
 
 
-def _ranked(floats: dict[int, float], exact: Callable[[int], Fraction], low: bool) -> Ranked:
+def _ranked(
+    choices: Sequence[int], floats: np.ndarray, exact: Callable[[int], Fraction], low: bool
+) -> Ranked:
     """Rank choices by float, deciding the best, its equals and the runner-up exactly."""
-    sign = 1 if low else -1
-    order = sorted(floats, key=lambda i: (sign * floats[i], i))
-    top = floats[order[0]]
-    near = [i for i in order if abs(floats[i] - top) <= 2 * EPSILON]
-    rest = [i for i in order if abs(floats[i] - top) > 2 * EPSILON]
-    if rest:
-        second = floats[rest[0]]
-        near += [i for i in rest if abs(floats[i] - second) <= 2 * EPSILON]
-    values = {i: exact(i) for i in near}
+    ids = np.asarray(choices)
+    keyed = floats if low else -floats
+    order = np.lexsort((ids, keyed))  # by value, then by choice
+    near = np.abs(keyed - keyed[order[0]]) <= 2 * EPSILON
+    if not near.all():
+        near |= np.abs(keyed - keyed[~near].min()) <= 2 * EPSILON
+    candidates = [int(ids[i]) for i in order[near[order]]]
+    values = {i: exact(i) for i in candidates}
     best_value = min(values.values()) if low else max(values.values())
-    best = next(i for i in order if i in values and values[i] == best_value)
+    best = next(i for i in candidates if values[i] == best_value)
     same = sum(1 for v in values.values() if v == best_value) - 1
     worse = [i for i in values if values[i] != best_value]
     runner = None

@@ -142,9 +142,10 @@ def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
         if answer.objective == "exchange"
         else odds_text(exact)
     )
+    proven_count = answer.alternatives_complete and answer.status == "optimal"
     console.print(
         f"Value: {shown}. Other allocations of equal value (interchangeable stands swapped "
-        f"count once): {'' if answer.alternatives_complete else 'at least '}{answer.alternatives}.",
+        f"count once): {'' if proven_count else 'at least '}{answer.alternatives}.",
         highlight=False,
     )
     console.print(safe(answer.why), highlight=False)

@@ -69,7 +69,10 @@ def why(outcome: SolveOutcome) -> str:
     value = describe_value(objective, line.value)
     runner = outcome.choices.runner_up
     if not outcome.proven:
-        sentence = f"Best found for the {side} ({NOT_PROVEN}): {value}."
+        sentence = (
+            f"Best found for the {side}, not proven optimal (the time limit stopped the "
+            f"search): {value}."
+        )
     elif runner is None:
         sentence = (
             f"Best for the {side}: {value}; every other choice is as good."

@@ -2,7 +2,8 @@
 
 Every rule has a reference entry; every link, anchor and repository path in README.md and
 docs/*.md resolves; every ``cfalloc`` command shown uses options the command has; the README's
-quick start runs; the architecture map names each rule's home; no internal text is cited.
+quick start runs; the tutorial's outputs are what the commands print; the architecture map names
+each rule's home; no internal text is cited.
 """
 
 from __future__ import annotations
@@ -282,3 +283,56 @@ def test_tutorial_shows_the_pages_pictures() -> None:
     text = text_of(DOCS / "tutorial.md")
     for picture in ("page-check.png", "page-legal.png", "page-solve.png", "page-dice.png"):
         assert f"(img/{picture})" in text
+
+
+def test_the_scenario_format_shows_the_shipped_example_as_it_is() -> None:
+    shown = re.search(r"```yaml\n(title:.*?)```", text_of(DOCS / "scenarios.md"), re.DOTALL)
+    assert shown, "docs/scenarios.md: no complete example"
+    shipped = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
+    assert shown.group(1) == shipped.read_text(encoding="utf-8")
+
+
+def sessions(page: Path) -> list[tuple[str, list[str]]]:
+    """Each ``$ cfalloc ...`` of a page's text blocks with the output shown after it."""
+    found: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"^```text\n(.*?)^```", text_of(page), re.DOTALL | re.MULTILINE):
+        current: list[str] | None = None
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                current = [] if line.startswith("$ cfalloc ") else None
+                if current is not None:
+                    found.append((line[2:], current))
+            elif current is not None:
+                current.append(line)
+    return found
+
+
+@pytest.mark.parametrize("session", sessions(DOCS / "tutorial.md"), ids=lambda s: s[0][8:60])
+def test_the_tutorials_outputs_are_real(
+    session: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the tutorial shows after a command is what it prints, 100 columns wide, in order
+    (``...`` stands for lines left out, and a line ending in ``...`` for the rest of it)."""
+    from allocator.cli import console
+
+    command, shown = session
+    monkeypatch.setattr(console.out, "width", 100)
+    words = shlex.split(command)[1:]
+    args = [str(ROOT / w) if "/" in w and (ROOT / w).exists() else w for w in words]
+    result = runner.invoke(app, args)
+    assert result.exit_code in (0, 1), f"{command}: exit {result.exit_code}\n{result.output}"
+    printed = iter(line.rstrip() for line in result.stdout.splitlines())
+    for line in shown:
+        expected = line.rstrip()
+        if expected.strip() in ("", "..."):
+            continue
+        assert any(same_line(expected, p) for p in printed), (
+            f"{command}: not printed (in order): {line!r}"
+        )
+
+
+def same_line(shown: str, printed: str) -> bool:
+    """Whether a line of the docs is a line printed (``...`` at its end: a line begun so)."""
+    if shown.endswith("..."):
+        return printed.startswith(shown.removesuffix("...").rstrip())
+    return printed == shown

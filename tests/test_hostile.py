@@ -222,3 +222,47 @@ def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: s
     assert "Traceback" not in output.read_text()
     peak = usage.ru_maxrss * 1024  # kibibytes on Linux
     assert peak < GIB, f"{name} {command}: peak {peak / 2**20:.0f} MiB"
+
+
+# ---------------------------------------------------------------- options and the environment
+
+LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "variable"),
+    [
+        (["simulate", str(LEGAL), "--rounds", "101"], "CFALLOC_MAX_ROUNDS"),
+        (["solve", str(LEGAL), "--objective", "take", "--rounds", "101"], "CFALLOC_MAX_ROUNDS"),
+        (["simulate", str(LEGAL), "--trials", "1000001"], "CFALLOC_MAX_TRIALS"),
+        (["check", str(LEGAL), "--time-limit", "3601"], "CFALLOC_MAX_TIME_LIMIT"),
+        (["explain", str(LEGAL), "--time-limit", "1e9"], "CFALLOC_MAX_TIME_LIMIT"),
+        (["serve", "--time-limit", "3601"], "CFALLOC_MAX_TIME_LIMIT"),
+    ],
+    ids=["simulate-rounds", "solve-rounds", "trials", "check-time", "explain-time", "serve-time"],
+)
+def test_an_option_over_its_limit_is_one_line_naming_the_limit(
+    arguments: list[str], variable: str
+) -> None:
+    refused(runner.invoke(app, arguments), arguments[-2], "over the limit", variable)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("CFALLOC_MAX_DEPTH", "x", "valid integer"),
+        ("CFALLOC_MAX_DEPTH", "100000", "less than or equal to 200"),
+        ("CFALLOC_MAX_STANDS_PER_SIDE", "-1", "greater than or equal to 1"),
+    ],
+)
+def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, says: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "allocator.cli", "check", str(LEGAL)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, variable: value},
+        check=False,
+    )
+    assert done.returncode == BAD_INPUT and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and variable in lines[0] and says in lines[0], done.stderr

@@ -144,3 +144,58 @@ def test_brute_force_counts_moves_as_the_docstring_says() -> None:
     same = Allocation(combats={"A": ["d1"], "B": ["d2"]}, attack={"A": ["a1"], "B": ["a2"]})
     assert moved(battle, given, same) == 2
     assert moved(battle, given, renamed(same, {"A": FRESH, "B": FRESH})) == 4
+
+
+class _StoppedSolver:
+    """A CP-SAT solver whose every search ends as the time limit would end it."""
+
+    def __init__(self, solver: Any, status: int) -> None:
+        self.solver, self.status = solver, status
+
+    def Solve(self, model: Any) -> int:
+        self.solver.Solve(model)
+        return self.status
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.solver, name)
+
+
+BROKEN = {
+    "defender": {
+        "units": [{"id": "p", "kind": "platoon"}],
+        "stands": [
+            {"id": "d1", "type": "rifle", "unit": "p"},
+            {"id": "d2", "type": "rifle", "unit": "p"},
+        ],
+    },
+    "attacker": {
+        "units": [{"id": "q", "kind": "platoon"}],
+        "stands": [{"id": "a1", "type": "rifle", "unit": "q"}],
+    },
+    "allocation": {"combats": {"A": ["d1", "d2"]}},
+}
+
+
+def stopped_check(monkeypatch: Any, status_name: str) -> Any:
+    from allocator.core.cpsat import cp_model
+    from allocator.games.crossfire import model
+
+    solver_of = model.new_solver
+    status = getattr(cp_model, status_name)
+    monkeypatch.setattr(
+        model, "new_solver", lambda *a, **k: _StoppedSolver(solver_of(*a, **k), status)
+    )
+    return check_battle(battle_from_data(BROKEN))
+
+
+def test_a_nearest_not_proven_fewest_says_so(monkeypatch: Any) -> None:
+    answer = stopped_check(monkeypatch, "FEASIBLE")
+    assert answer.nearest_legal is not None and not answer.legal
+    assert answer.cut_short and "proven to move the fewest stands" in answer.cut_short
+
+
+def test_no_nearest_in_time_still_lists_every_broken_rule(monkeypatch: Any) -> None:
+    answer = stopped_check(monkeypatch, "UNKNOWN")
+    assert answer.nearest_legal is None
+    assert [v.rule for v in answer.violations] == ["1a"]
+    assert answer.cut_short and "the nearest legal allocation was not found" in answer.cut_short

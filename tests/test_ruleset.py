@@ -17,7 +17,7 @@ from allocator.games.crossfire.profile import load_ruleset
 
 PROFILE = folder("rulesets") / "crossfire.yaml"
 
-#: docs/rules.md (the combat model)'s defaults, and the readings of §1's open points.
+#: The defaults of docs/rules.md (the combat model), and its readings of the open points.
 DEFAULTS = {
     "dice_mode": "single",
     "ties": "reroll",

@@ -165,7 +165,7 @@ def test_rule_scenario_names_are_rule_ids() -> None:
         "guide-rifle-and-cc-v-2-smg-illegal",
     ],
 )
-def test_seed_examples_are_shipped(stem: str) -> None:
+def test_the_guides_examples_are_shipped(stem: str) -> None:
     assert (SCENARIO_DIR / f"{stem}.yaml").is_file()
 
 

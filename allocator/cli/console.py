@@ -45,8 +45,13 @@ def print_json(data: Any) -> None:
     sys.stdout.write(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
-def fail(code: int, message: str) -> NoReturn:
+def report(message: str) -> None:
+    """The one line of a refusal or a failure, on stderr."""
     err.print(f"[bold red]error:[/] {safe(message)}")
+
+
+def fail(code: int, message: str) -> NoReturn:
+    report(message)
     raise typer.Exit(code)
 
 

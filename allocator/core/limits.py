@@ -90,6 +90,11 @@ class Limits(BaseModel):
                 place=f"environment variable {ENVIRONMENT_PREFIX}{name.upper()}",
             ) from None
 
+    def check(self, name: str, value: float, place: str) -> None:
+        """Refuse ``value`` (given as ``place``, an option) when it is over limit ``name``."""
+        if value > getattr(self, name):
+            raise self.refuse(name, f"asked for {value:g}", place=place)
+
     def refuse(
         self, name: str, problem: str, *, file: str | None = None, place: str | None = None
     ) -> LimitError:

@@ -250,7 +250,7 @@ def test_a_defect_is_a_500_in_the_error_form(monkeypatch: Any) -> None:
 
 
 def seed_with(**fields: str) -> bytes:
-    """The seed scenario, valid but for ``fields``, written with JSON escapes as given."""
+    """The guide's example, valid but for ``fields``, written with JSON escapes as given."""
     text = json.dumps({"title": "TITLE"} | {k: v for k, v in SEED.items() if k != "title"})
     return text.replace('"TITLE"', fields["title"]).encode("utf-8")
 

@@ -62,6 +62,7 @@ def nearest_legal(
         raise TimeLimitError(budget.seconds or 0.0, what)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
+    budget.cut_short |= status == cp_model.FEASIBLE  # legal, but maybe not the fewest moves
     return model.read(solver, names, depth)
 
 
@@ -77,6 +78,7 @@ def check_battle(battle: Battle, budget: Budget | None = None) -> CheckAnswer:
     """Every broken rule; the nearest legal allocation, a completion, or the round's odds."""
     from allocator.games.crossfire.odds import round_answer, round_odds
 
+    budget = budget or Budget(NEAREST_TIME_LIMIT)
     violations = check(battle)
     allocation = battle.allocation
     broken = [v for v in violations if v.step > 0]
@@ -103,6 +105,12 @@ def check_battle(battle: Battle, budget: Budget | None = None) -> CheckAnswer:
         cut_short = (
             f"{verdict}, but {stopped.what} was not found in {stopped.seconds:g} s: give more "
             "time with --time-limit."
+        )
+    if nearest is not None and budget.cut_short:
+        cut_short = (
+            f"The allocation shown is legal, but the time limit ({budget.seconds or 0:g} s) ended "
+            "the search before it was proven to move the fewest stands: give more time with "
+            "--time-limit."
         )
     return CheckAnswer(
         legal=not violations,

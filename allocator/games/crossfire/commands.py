@@ -45,9 +45,9 @@ RoundsOpt = Annotated[
     int | None,
     typer.Option(
         min=1,
-        max=default_limits().max_rounds,
         help="With --objective take: fight at most this many rounds (a building not taken by "
-        "then is held). Default: until one side is gone.",
+        "then is held). Default: until one side is gone. At most CFALLOC_MAX_ROUNDS "
+        f"({default_limits().max_rounds}).",
         show_default=False,
     ),
 ]
@@ -57,10 +57,18 @@ TimeOpt = Annotated[
     float,
     typer.Option(
         min=0.001,
-        max=default_limits().max_time_limit,
-        help="Seconds the whole answer may take, model building included.",
+        help="Seconds the whole answer may take, model building included. At most "
+        f"CFALLOC_MAX_TIME_LIMIT ({default_limits().max_time_limit:g}).",
     ),
 ]
+
+
+def within_limits(time_limit: float, rounds: int | None = None, trials: int = 0) -> None:
+    """Refuse options over their limits, naming the limit and how to raise it."""
+    limits = default_limits()
+    limits.check("max_time_limit", time_limit, "--time-limit")
+    limits.check("max_rounds", rounds or 0, "--rounds")
+    limits.check("max_trials", trials, "--trials")
 
 
 def register(app: typer.Typer) -> None:
@@ -82,6 +90,8 @@ def check(file: FileArg, time_limit: TimeOpt = 10.0, as_json: JsonOpt = False) -
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
         from allocator.games.crossfire.report import render_check
+
+        within_limits(time_limit)
         from allocator.games.crossfire.service import check_answer
 
         battle = load_battle(file)
@@ -113,6 +123,7 @@ def solve(
         from allocator.games.crossfire.report import render_solve
         from allocator.games.crossfire.service import solve_answer
 
+        within_limits(time_limit, rounds)
         battle = load_battle(file)
         answer = solve_answer(battle, side.value, objective.value, time_limit, rounds)
         if as_json:
@@ -141,6 +152,7 @@ def explain(
         from allocator.games.crossfire.report import render_explain
         from allocator.games.crossfire.service import explain_answer
 
+        within_limits(time_limit)
         answer = explain_answer(load_battle(file), objective.value, time_limit)
         if as_json:
             print_json(answer.to_json())
@@ -155,7 +167,11 @@ def simulate(
     file: FileArg,
     rounds: Annotated[
         int,
-        typer.Option(min=1, max=default_limits().max_rounds, help="Rounds to play at most (7b)."),
+        typer.Option(
+            min=1,
+            help="Rounds to play at most (7b); at most CFALLOC_MAX_ROUNDS "
+            f"({default_limits().max_rounds}).",
+        ),
     ] = 1,
     seed: Annotated[
         int | None,
@@ -167,8 +183,8 @@ def simulate(
         int,
         typer.Option(
             min=0,
-            max=default_limits().max_trials,
-            help="Roll the first round this many times and compare with the exact odds.",
+            help="Roll the first round this many times and compare with the exact odds; at most "
+            f"CFALLOC_MAX_TRIALS ({default_limits().max_trials:,}).",
         ),
     ] = 0,
     objective: ObjectiveOpt = Objective.sweep,
@@ -182,6 +198,7 @@ def simulate(
         from allocator.games.crossfire.report import render_simulation, render_trials
         from allocator.games.crossfire.service import simulate_answer, trials_answer
 
+        within_limits(time_limit, rounds, trials)
         battle = load_battle(file)
         if trials:
             answer = trials_answer(battle, trials, seed, objective.value, time_limit)

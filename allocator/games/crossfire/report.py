@@ -160,7 +160,8 @@ def render_fight(console: Console, answer: SolveAnswer) -> None:
     if fight.bounds is not None:
         console.print(safe(fight_sentence(fight)), highlight=False)
         return
-    console.print(f"[bold]The whole fight[/]: {safe(fight_sentence(fight))}", highlight=False)
+    console.print("[bold]The whole fight[/]")
+    console.print(safe(fight_sentence(fight)), highlight=False)
     table = Table(title="How the fight ends", title_justify="left")
     for column in ("attackers left", "defenders left", "probability"):
         table.add_column(column, justify="right")

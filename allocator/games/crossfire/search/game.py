@@ -32,6 +32,8 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line
 
 #: The most lines of the first round the enumeration values (beyond, CP-SAT searches).
 LINES = 40_000_000
+#: Seconds each pass of the bounds may take once the time limit has stopped the search.
+BOUNDS_SECONDS = 0.2
 
 
 @dataclass
@@ -204,28 +206,35 @@ class RootGame:
     # --- when the time limit stops the search -----------------------------------------------------
 
     def bounded(self, side: str) -> GameOutcome:
-        """The best line found and bounds of the optimum, from the states searched in time."""
+        """The best line found and bounds of the optimum, from the states searched in time.
+
+        Each bound takes one pass over the first round's lines (unsearched states counted as 0,
+        then 1), itself given :data:`BOUNDS_SECONDS`: a pass cut short bounds the optimum from
+        the groupings it reached, or (the lower bound) not at all.
+        """
         e = self.engine
-        bounds = []
+        passes = []
         for assume in (0.0, 1.0):
             e.unknown_as = assume
-            self.lines.values = None
-            bounds.append(e.line_values(self.lines, e.rounds))
-        low, high = bounds
-        top_high = [float(v.max()) if len(v) else 1.0 for v in high]
-        g = int(np.argmin(top_high)) if side == "defender" and self.given is None else 0
+            e.budget = Budget(BOUNDS_SECONDS)
+            self.lines.values, self.lines.complete = None, True
+            passes.append((e.line_values(self.lines, e.rounds, partial=True), self.lines.complete))
+        (low, low_complete), (high, _) = passes
+        valued = [g for g in range(len(high)) if len(high[g]) and len(low[g])]
+        top_high = {g: float(high[g].max()) for g in valued}
+        g = (
+            min(valued, key=top_high.__getitem__)
+            if side == "defender" and self.given is None
+            else 0
+        )
         a = int(np.argmax(low[g]))
-        lo = min(float(v.max()) for v in low if len(v))
-        hi = min(top_high)
+        bounds = None
+        if low_complete:
+            lo = min(float(v.max()) for v in low if len(v))
+            bounds = (_outward(lo, down=True), _outward(min(top_high.values()), down=False))
         value = _outward(float(low[g][a]), down=True)
         line = self._line(value, Policy(Option(g, a, self._finals(g, a)), value, []))
-        return GameOutcome(
-            line,
-            Choices(0, False, None),
-            False,
-            e.states,
-            bounds=(_outward(lo, down=True), _outward(hi, down=False)),
-        )
+        return GameOutcome(line, Choices(0, False, None), False, e.states, bounds=bounds)
 
     def _finals(self, g: int, a: int) -> tuple[Counts, ...] | None:
         attacks = self.lines.attacks[g]

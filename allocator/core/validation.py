@@ -17,13 +17,14 @@ allocator.core.errors.InputError: p.yaml: x: Input should be a valid integer, ..
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from allocator.core.errors import InputError
-from allocator.core.reader import excerpt
+from allocator.core.reader import excerpt, read_file
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -82,3 +83,8 @@ def validate(
         return model.model_validate(data)
     except ValidationError as exc:
         raise input_error(exc, file=file, prefix=prefix) from None
+
+
+def load_file(model: type[ModelT], path: Path) -> ModelT:
+    """Read and validate a YAML or JSON file of ``model`` (an engagement, a plan, a profile)."""
+    return validate(model, read_file(path), file=str(path))

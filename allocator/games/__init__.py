@@ -19,14 +19,16 @@ Fraction(1445, 3888)
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from allocator.core.errors import InputError
-from allocator.core.resolution import Resolution, Resolver
 
-__all__ = ["FORMATS", "SYSTEMS", "Resolution", "Resolver", "format_model", "get_resolver"]
+if TYPE_CHECKING:  # the registry loads nothing until a resolver or a format is asked for
+    from pydantic import BaseModel
+
+    from allocator.core.resolution import Resolver
+
+__all__ = ["FORMATS", "SYSTEMS", "format_model", "get_resolver"]
 
 #: Each system's resolver class, as "module:Class".
 SYSTEMS: dict[str, str] = {

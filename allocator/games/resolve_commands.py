@@ -24,9 +24,8 @@ from allocator.cli.console import OK, guarded, out, print_json
 from allocator.core.errors import InputError, InternalError
 from allocator.core.exact import fraction_text
 from allocator.core.library import names, shipped
-from allocator.core.resolution import load_engagement
 from allocator.core.text import percent, safe
-from allocator.core.validation import validate
+from allocator.core.validation import load_file, validate
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -192,7 +191,7 @@ def infinity(
         if (file is None) == (active is None):
             raise InputError("give either --active (with --reactive) or --file")
         if file:
-            engagement = load_engagement(InfinityEngagement, file)
+            engagement = load_file(InfinityEngagement, file)
         else:
             sides = {}
             for side, text, damage, ammo, armour in (
@@ -243,7 +242,7 @@ def infinity_allocate(
 
         if file is None:
             raise InputError("give the allocation file (or --example for one to start from)")
-        problem = load_engagement(AllocationProblem, file)
+        problem = load_file(AllocationProblem, file)
         rules = load_infinity_profile(profile)
         return _located(file, lambda: allocation_resolution(problem, rules))
 
@@ -297,7 +296,7 @@ def matched_dice(
         }
         given = {key: value for key, value in options.items() if value is not None}
         if file:
-            engagement = load_engagement(MatchedDiceEngagement, file)
+            engagement = load_file(MatchedDiceEngagement, file)
             engagement = validate(MatchedDiceEngagement, {**engagement.model_dump(), **given})
         else:
             engagement = validate(MatchedDiceEngagement, given)
@@ -340,7 +339,7 @@ def battlesystem(
 
         if plan is None:
             raise InputError("give the building plan (or --example for one to start from)")
-        building = load_engagement(BattlesystemPlan, plan)
+        building = load_file(BattlesystemPlan, plan)
         resolver = BattlesystemResolver(load_battlesystem_profile(profile))
         return _located(plan, lambda: resolver.resolve(building))
 
@@ -379,7 +378,7 @@ def percentile(
 
         if file is None:
             raise InputError("give the assault file (or --example for one to start from)")
-        engagement = load_engagement(PercentileEngagement, file)
+        engagement = load_file(PercentileEngagement, file)
         resolver = PercentileResolver(load_tables(tables))
         return _located(file, lambda: resolver.resolve(engagement))
 

@@ -16,6 +16,7 @@ Input probabilities are :data:`Probability` fields, checked within [0, 1] before
 ...     kill: Probability
 >>> Weapon(kill="1/4").kill, Weapon(kill=0.5).kill
 (Fraction(1, 4), Fraction(1, 2))
+>>> from allocator.core.validation import validate
 >>> validate(Weapon, {"kill": "5/4"})
 Traceback (most recent call last):
 ...

@@ -1,5 +1,5 @@
-"""The command-line contract every hostile-input test asserts (exit codes, one line, no
-traceback, no control characters), in one place."""
+"""The contracts the hostile-input tests assert, in one place: the command line's (exit codes,
+one line, no traceback, no control characters) and the web API's (one error form, a 4xx)."""
 
 from __future__ import annotations
 
@@ -46,3 +46,13 @@ def answered(result: Any, *, check: bool = False) -> None:
     assert result.exit_code in ((OK, RULES_BROKEN) if check else (OK,)), result.output
     assert result.stdout and result.stderr == "", result.stderr
     assert_clean(result)
+
+
+def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
+    """A 4xx answer of the web API in its one form, ``{"error": {file, place, problem}}``."""
+    assert response.status_code == status, response.text
+    error: dict[str, Any] = response.json()["error"]
+    assert set(error) == {"file", "place", "problem"} and error["problem"]
+    if place is not None:
+        assert error["place"] == place
+    return error

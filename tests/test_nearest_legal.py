@@ -94,6 +94,17 @@ def fewest_moved(battle: Battle, given: Allocation) -> int:
     )
 
 
+def rifles(defenders: int, attackers: int, **more: Any) -> dict[str, Any]:
+    """A scenario of rifle squads: d1, d2, ... against a1, a2, ..."""
+
+    def side(prefix: str, unit: str, count: int) -> dict[str, Any]:
+        ids = [f"{prefix}{n}" for n in range(1, count + 1)]
+        stands = [{"id": stand, "type": "rifle", "unit": unit} for stand in ids]
+        return {"units": [{"id": unit, "kind": "platoon"}], "stands": stands}
+
+    return {"defender": side("d", "p", defenders), "attacker": side("a", "q", attackers), **more}
+
+
 @st.composite
 def broken_cases(draw: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     scenario = draw(scenarios(max_defenders=3, max_attackers=3))
@@ -121,24 +132,7 @@ def test_the_nearest_legal_allocation_moves_the_fewest_stands(
 
 
 def test_brute_force_counts_moves_as_the_docstring_says() -> None:
-    battle = battle_from_data(
-        {
-            "defender": {
-                "units": [{"id": "p", "kind": "platoon"}],
-                "stands": [
-                    {"id": "d1", "type": "rifle", "unit": "p"},
-                    {"id": "d2", "type": "rifle", "unit": "p"},
-                ],
-            },
-            "attacker": {
-                "units": [{"id": "q", "kind": "platoon"}],
-                "stands": [
-                    {"id": "a1", "type": "rifle", "unit": "q"},
-                    {"id": "a2", "type": "rifle", "unit": "q"},
-                ],
-            },
-        }
-    )
+    battle = battle_from_data(rifles(defenders=2, attackers=2))
     given = Allocation(combats={"A": ["d1", "d2"]}, attack={"A": ["a1", "a2"]})
     assert fewest_moved(battle, given) == 2  # d2 to a new combat, and one attacker after it
     same = Allocation(combats={"A": ["d1"], "B": ["d2"]}, attack={"A": ["a1"], "B": ["a2"]})
@@ -160,22 +154,6 @@ class _StoppedSolver:
         return getattr(self.solver, name)
 
 
-BROKEN = {
-    "defender": {
-        "units": [{"id": "p", "kind": "platoon"}],
-        "stands": [
-            {"id": "d1", "type": "rifle", "unit": "p"},
-            {"id": "d2", "type": "rifle", "unit": "p"},
-        ],
-    },
-    "attacker": {
-        "units": [{"id": "q", "kind": "platoon"}],
-        "stands": [{"id": "a1", "type": "rifle", "unit": "q"}],
-    },
-    "allocation": {"combats": {"A": ["d1", "d2"]}},
-}
-
-
 def stopped_check(monkeypatch: Any, status_name: str) -> Any:
     from allocator.core.cpsat import cp_model
     from allocator.games.crossfire import model
@@ -185,7 +163,8 @@ def stopped_check(monkeypatch: Any, status_name: str) -> Any:
     monkeypatch.setattr(
         model, "new_solver", lambda *a, **k: _StoppedSolver(solver_of(*a, **k), status)
     )
-    return check_battle(battle_from_data(BROKEN))
+    broken = rifles(defenders=2, attackers=1, allocation={"combats": {"A": ["d1", "d2"]}})
+    return check_battle(battle_from_data(broken))
 
 
 def test_a_nearest_not_proven_fewest_says_so(monkeypatch: Any) -> None:

@@ -145,6 +145,13 @@ def _run(
     guarded(body)
 
 
+def given_file(path: Path | None, what: str) -> Path:
+    """The file a command needs: without one, say so (and that --example gives one)."""
+    if path is None:
+        raise InputError(f"give the {what} (or --example for one to start from)")
+    return path
+
+
 def _located(file: Path | None, work: Callable[[], Resolution]) -> Resolution:
     """Run ``work``; an InputError without a file names ``file``."""
     try:
@@ -240,9 +247,7 @@ def infinity_allocate(
         from allocator.games.infinity.allocate import AllocationProblem, allocation_resolution
         from allocator.games.infinity.rolls import load_infinity_profile
 
-        if file is None:
-            raise InputError("give the allocation file (or --example for one to start from)")
-        problem = load_file(AllocationProblem, file)
+        problem = load_file(AllocationProblem, given_file(file, "allocation file"))
         rules = load_infinity_profile(profile)
         return _located(file, lambda: allocation_resolution(problem, rules))
 
@@ -337,9 +342,7 @@ def battlesystem(
             load_battlesystem_profile,
         )
 
-        if plan is None:
-            raise InputError("give the building plan (or --example for one to start from)")
-        building = load_file(BattlesystemPlan, plan)
+        building = load_file(BattlesystemPlan, given_file(plan, "building plan"))
         resolver = BattlesystemResolver(load_battlesystem_profile(profile))
         return _located(plan, lambda: resolver.resolve(building))
 
@@ -376,9 +379,7 @@ def percentile(
             load_tables,
         )
 
-        if file is None:
-            raise InputError("give the assault file (or --example for one to start from)")
-        engagement = load_file(PercentileEngagement, file)
+        engagement = load_file(PercentileEngagement, given_file(file, "assault file"))
         resolver = PercentileResolver(load_tables(tables))
         return _located(file, lambda: resolver.resolve(engagement))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract import assert_error
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
 
@@ -48,15 +49,6 @@ def make_client(**given: Any) -> TestClient:
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     return make_client()
-
-
-def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert set(error) == {"file", "place", "problem"} and error["problem"]
-    if place is not None:
-        assert error["place"] == place
-    return error
 
 
 # ------------------------------------------------------------------ Host header (DNS rebinding)

@@ -53,6 +53,7 @@ COMMANDS = {
 }
 #: The answer of a complete allocation can still be refused: simulate needs one (exit 2).
 NEEDS_COMPLETE = {"simulate", "trials-json"}
+LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
 runner = CliRunner()
 
 
@@ -106,6 +107,18 @@ def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
     path.write_text("title: " + "x" * (default_limits().max_file_bytes + 1))
     for command in ("check", "explain", "solve-attacker"):
         refused(run(command, path), str(path), "bytes", "CFALLOC_MAX_FILE_BYTES")
+
+
+def test_a_pipe_or_a_device_is_refused_unread(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(
+        LEGAL.read_text("utf-8").replace("building:", "ruleset: pipe.yaml\nbuilding:")
+    )
+    for name in (str(pipe), "/dev/zero"):
+        refused(runner.invoke(app, ["check", name]), name, "not a regular file")
+    refused(runner.invoke(app, ["check", str(scenario)]), "pipe.yaml", "not a regular file")
 
 
 @pytest.mark.parametrize(
@@ -226,8 +239,6 @@ def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: s
 
 # ---------------------------------------------------------------- options and the environment
 
-LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
-
 
 @pytest.mark.parametrize(
     ("arguments", "variable"),
@@ -253,6 +264,7 @@ def test_an_option_over_its_limit_is_one_line_naming_the_limit(
         ("CFALLOC_MAX_DEPTH", "x", "valid integer"),
         ("CFALLOC_MAX_DEPTH", "100000", "less than or equal to 200"),
         ("CFALLOC_MAX_STANDS_PER_SIDE", "-1", "greater than or equal to 1"),
+        ("CFALLOC_MAX_FILE_BYTES", "99999999999999999", "less than or equal to"),
     ],
 )
 def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, says: str) -> None:
@@ -266,3 +278,18 @@ def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, s
     assert done.returncode == BAD_INPUT and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and variable in lines[0] and says in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("named", ["../outside.yaml", "sub/../../outside.yaml", "link.yaml"])
+def test_a_profile_path_never_leads_out_of_the_scenarios_folder(tmp_path: Path, named: str) -> None:
+    profile = (folder("rulesets") / "crossfire.yaml").read_text("utf-8")
+    (tmp_path / "outside.yaml").write_text(profile)
+    (tmp_path / "game" / "sub").mkdir(parents=True)
+    (tmp_path / "game" / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    scenario = tmp_path / "game" / "scenario.yaml"
+    text = LEGAL.read_text("utf-8")
+    scenario.write_text(text.replace("building:", f"ruleset: {named}\nbuilding:"))
+    refused(runner.invoke(app, ["check", str(scenario)]), "ruleset", "leads out of the folder")
+    (tmp_path / "game" / "mine.yaml").write_text(profile)
+    scenario.write_text(text.replace("building:", "ruleset: sub/../mine.yaml\nbuilding:"))
+    assert runner.invoke(app, ["check", str(scenario)]).exit_code == 0

@@ -32,10 +32,10 @@ class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_file_bytes: int = Field(
-        default=1_048_576, ge=1024, description="Largest file read, in bytes."
+        default=1_048_576, ge=1024, le=2**30, description="Largest file read, in bytes."
     )
     max_body_bytes: int = Field(
-        default=1_048_576, ge=1024, description="Largest web request body, in bytes."
+        default=1_048_576, ge=1024, le=2**30, description="Largest web request body, in bytes."
     )
     max_depth: int = Field(
         default=32, ge=4, le=200, description="Deepest nesting of mappings and lists in a file."

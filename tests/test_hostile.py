@@ -91,7 +91,7 @@ def test_every_command_keeps_the_contract_on_the_corpus(name: str, command: str)
 def test_markup_in_a_file_is_printed_as_written() -> None:
     result = run("explain", CORPUS / "rich-markup.yaml")
     words = " ".join(result.stdout.split())
-    assert "[/x] [link=file:///etc/passwd]click[/link] [bold red]loud[/]" in words
+    assert ":smile: :x: [/x] [link=file:///etc/passwd]click[/link] [bold red]loud[/]" in words
     assert "[/] [link=https://example.com]house[/link] holds" in words
 
 

@@ -31,8 +31,8 @@ EXIT_CODES_HELP = (
     "limit, 3 no answer within the time limit, 4 internal error."
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 _C1 = re.compile("[\x7f-\x9f]")

@@ -166,13 +166,14 @@ def explain(
 def simulate(
     file: FileArg,
     rounds: Annotated[
-        int,
+        int | None,
         typer.Option(
             min=1,
-            help="Rounds to play at most (7b); at most CFALLOC_MAX_ROUNDS "
-            f"({default_limits().max_rounds}).",
+            help="Rounds to play at most (7b). Default: 1, and with --trials and --objective "
+            f"take the whole fight. At most CFALLOC_MAX_ROUNDS ({default_limits().max_rounds}).",
+            show_default=False,
         ),
-    ] = 1,
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -201,10 +202,10 @@ def simulate(
         within_limits(time_limit, rounds, trials)
         battle = load_battle(file)
         if trials:
-            answer = trials_answer(battle, trials, seed, objective.value, time_limit)
+            answer = trials_answer(battle, trials, seed, objective.value, time_limit, rounds)
             print_json(answer.to_json()) if as_json else render_trials(out, answer)
         else:
-            played = simulate_answer(battle, rounds, seed, objective.value, time_limit)
+            played = simulate_answer(battle, rounds or 1, seed, objective.value, time_limit)
             print_json(played.to_json()) if as_json else render_simulation(out, played)
         return OK
 

@@ -299,9 +299,7 @@ def _combos_in_window(
             return
         if total + logs[level] + (size - 1) * logs[-1] < low:
             continue
-        for rest in _combos_in_window(
-            logs, size - 1, low, high, tick, level, total + logs[level]
-        ):
+        for rest in _combos_in_window(logs, size - 1, low, high, tick, level, total + logs[level]):
             yield (level, *rest)
 
 

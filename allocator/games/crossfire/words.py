@@ -53,9 +53,18 @@ def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) ->
     return "; ".join(moves[:4]) + ("; ..." if len(moves) > 4 else "") or "a symmetric split"
 
 
-def not_proven_note(bounds: tuple[Fraction, Fraction] | None) -> str:
+#: What the value of a time-limited whole fight is.
+AT_LEAST = (
+    "for the whole fight the value is what this line gives the attacker at least (the states "
+    "of the fight not searched in time counted as held)"
+)
+
+
+def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: str = "sweep") -> str:
     """What a time-limited answer is, and what it depends on."""
     note = f"{NOT_PROVEN}; another machine, or a longer limit, may find a different line"
+    if objective == "take":
+        note += f"; {AT_LEAST}"
     if bounds is not None:
         low, high = bounds
         note += f"; the optimum lies between {fraction_text(low)} and {fraction_text(high)}"
@@ -69,9 +78,10 @@ def why(outcome: SolveOutcome) -> str:
     value = describe_value(objective, line.value)
     runner = outcome.choices.runner_up
     if not outcome.proven:
+        at_least = "at least " if objective == "take" else ""
         sentence = (
             f"Best found for the {side}, not proven optimal (the time limit stopped the "
-            f"search): {value}."
+            f"search): {at_least}{value}."
         )
     elif runner is None:
         sentence = (
@@ -127,17 +137,18 @@ def round_sentence(odds: RoundAnswer) -> str:
 
 def fight_sentence(fight: FightAnswer) -> str:
     """The whole fight in a sentence: the chance of taking the building, its length, the losses."""
-    if fight.bounds is not None:
-        low, high = fight.bounds
+    taken, held = fight.p_attacker_takes, fight.p_defender_holds
+    rounds, lost = fight.expected_rounds, fight.expected_stands_lost
+    if taken is None or held is None or rounds is None or lost is None:  # cut short
+        low, high = fight.bounds or (Fraction(0), Fraction(1))
         return (
             "Over the whole fight the chance that the attacker takes the building lies between "
             f"{odds_text(low)} and {odds_text(high)} (the search was stopped by the time limit)."
         )
-    lost = fight.expected_stands_lost
     return (
         f"Over the whole fight, both sides playing every round at their best, the attacker takes "
-        f"the building with probability {odds_text(fight.p_attacker_takes)} and the defender "
-        f"holds it with {odds_text(fight.p_defender_holds)}; the fight lasts "
-        f"{fight.expected_rounds:.2f} rounds on average, and the attacker loses "
+        f"the building with probability {odds_text(taken)} and the defender "
+        f"holds it with {odds_text(held)}; the fight lasts "
+        f"{rounds:.2f} rounds on average, and the attacker loses "
         f"{lost['attacker']:.2f} stands, the defender {lost['defender']:.2f}."
     )

@@ -93,7 +93,8 @@ class Limits(BaseModel):
     def check(self, name: str, value: float, place: str) -> None:
         """Refuse ``value`` (given as ``place``, an option) when it is over limit ``name``."""
         if value > getattr(self, name):
-            raise self.refuse(name, f"asked for {value:g}", place=place)
+            shown = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+            raise self.refuse(name, f"asked for {shown}", place=place)
 
     def refuse(
         self, name: str, problem: str, *, file: str | None = None, place: str | None = None

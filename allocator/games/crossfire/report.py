@@ -138,7 +138,7 @@ def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
     console.print(odds_table(answer.combats, "Odds of the first round"))
     exact = answer.value_exact
     shown = (
-        f"{fraction_text(exact)} ({signed(exact, 4)} stands)"
+        f"{fraction_text(exact)} ({signed(exact, 3)} stands)"
         if answer.objective == "exchange"
         else odds_text(exact)
     )

@@ -5,7 +5,7 @@ walkthrough all take them from here.
 
 >>> from fractions import Fraction
 >>> describe_value("sweep", Fraction(13, 16))
-'a 81.3% chance that the attacker wins every combat'
+'an 81.3% chance that the attacker wins every combat'
 >>> describe_changes({"A": ["d1", "h1"], "B": ["d2"]}, {"A": ["d1"], "B": ["d2", "h1"]})
 'h1 in B instead of A'
 """
@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.exact import fraction_text
-from allocator.core.text import percent, signed
+from allocator.core.text import article, percent, signed
 from allocator.games.crossfire.answers import CombatAnswer, FightAnswer, RoundAnswer
 
 if TYPE_CHECKING:
@@ -27,10 +27,11 @@ NOT_PROVEN = "best found, not proven optimal (the time limit stopped the search)
 
 def describe_value(objective: str, value: Fraction) -> str:
     """A value in words (all values are the attacker's: the defender wants them low)."""
+    chance = f"{article(percent(value))} {percent(value)} chance that the attacker"
     if objective == "sweep":
-        return f"a {percent(value)} chance that the attacker wins every combat"
+        return f"{chance} wins every combat"
     if objective == "take":
-        return f"a {percent(value)} chance that the attacker takes the building"
+        return f"{chance} takes the building"
     return f"an expected exchange of {signed(value, 3)} stands in the attacker's favour"
 
 

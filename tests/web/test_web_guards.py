@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,20 @@ def test_machine_addresses_leave_out_loopback(monkeypatch: Any) -> None:
         (2, 1, 6, "", ("192.0.2.10", 0)),
     ]
     monkeypatch.setattr(guards.socket, "getaddrinfo", lambda *args, **kwargs: found)
+    monkeypatch.setattr(guards, "route_address", lambda: None)
     assert guards.machine_addresses() == ["192.0.2.10"]
+
+
+def test_the_address_the_machine_reaches_the_network_from_counts_first(monkeypatch: Any) -> None:
+    loopback_only = [(2, 1, 6, "", ("127.0.1.1", 0))]  # Debian's /etc/hosts line for the name
+    monkeypatch.setattr(guards.socket, "getaddrinfo", lambda *args, **kwargs: loopback_only)
+    monkeypatch.setattr(guards, "route_address", lambda: "192.0.2.2")
+    assert guards.machine_addresses() == ["192.0.2.2"]
+
+
+def test_the_route_address_is_an_address_or_none() -> None:
+    found = guards.route_address()
+    assert found is None or ip_address(found).version == 4
 
 
 # ------------------------------------------------------------------ cross-site requests

@@ -60,14 +60,14 @@ def shipped(
     known: list[str] | None = None,
 ) -> Path:
     """The shipped document ``name`` of one kind, or an InputError listing the known names."""
-    example = EXAMPLE_NAMES.get(kind, "a-name")
+    available = known if known is not None else names(kind, subfolder)
     if not isinstance(name, str) or not NAME.fullmatch(name):
+        example = EXAMPLE_NAMES.get(kind) or (available[0] if available else "a-name")
         raise InputError(
             f"{excerpt(name)} is not the name of a shipped {what} (a bare name such as {example})",
             file=file,
             place=place,
         )
-    available = known if known is not None else names(kind, subfolder)
     if name not in available:
         raise InputError(
             f"no shipped {what} '{name}' (shipped: {', '.join(available) or 'none'})",

@@ -83,7 +83,10 @@ class Stand(Strict):
         description="The unit the stand belongs to; a leader's is the unit he commands."
     )
     rating: int | None = Field(
-        default=None, ge=0, le=3, description="A leader's command rating (+0..+2, Commissar +2)."
+        default=None,
+        ge=0,
+        le=3,
+        description="A leader's command rating, 0 to 3 (most leaders +0..+2, a Commissar +2).",
     )
     quality: Quality = Quality.regular
     suppressed: bool = False

@@ -36,9 +36,10 @@ SideOpt = Annotated[Side, typer.Option(help="Whose best allocation.")]
 ObjectiveOpt = Annotated[
     Objective,
     typer.Option(
-        help="sweep: P(attacker wins every combat this round); exchange: expected defending "
-        "stands removed minus attacking stands removed; take: P(attacker takes the building "
-        "over the whole fight, both sides playing every round at their best)."
+        help="sweep: the chance that the attacker wins every combat this round; exchange: the "
+        "defending stands removed minus the attacking stands removed, on average; take: the "
+        "chance that the attacker takes the building over the whole fight, both sides playing "
+        "every round at their best."
     ),
 ]
 RoundsOpt = Annotated[

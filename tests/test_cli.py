@@ -486,6 +486,7 @@ def assert_status_and_text_agree(capture: Capture, *args: str) -> None:
     assert said == (text_result.status == "feasible")
     if answer["status"] == "feasible":
         assert "not proven optimal" in answer["note"]
+        assert "only distinct choice" not in flat(text.stdout)
 
 
 @pytest.mark.parametrize("limit", ["0.02", "0.1", "0.3"])
@@ -499,8 +500,8 @@ def test_solve_tiny_time_limit(monkeypatch: pytest.MonkeyPatch, limit: str) -> N
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(
             result.exception
         )
-        if result.exit_code == 2:
-            assert "time limit" in flat(result.stderr)
+        if result.exit_code == 3:
+            assert "no answer within the time limit" in flat(result.stderr)
             continue
         assert result.exit_code == 0
         status = capture.results[-1].status
@@ -509,7 +510,10 @@ def test_solve_tiny_time_limit(monkeypatch: pytest.MonkeyPatch, limit: str) -> N
             assert answer["status"] == status
             assert (answer["note"] is not None) == (status == "feasible")
         else:
-            assert ("not proven optimal" in flat(result.stdout)) == (status == "feasible")
+            text = flat(result.stdout)
+            assert ("not proven optimal" in text) == (status == "feasible")
+            if status == "feasible":
+                assert "only distinct choice" not in text and "every other choice" not in text
 
 
 def test_solve_stopped_early_is_feasible_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -229,7 +229,7 @@ def test_present_takes_only_the_listed_stands() -> None:
     assert battle.defender.org.organisational_unit(battle.stand("de-coy-hmg").unit) == "coy"
 
 
-# --- what docs/rules.md "Typical organisations" says about each nation --------------------------
+# --- what each nation's shipped organisation (models/orgs) holds ----------------------------
 
 
 def _stands(name: str, **where: Any) -> list[str]:

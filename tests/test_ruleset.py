@@ -17,7 +17,7 @@ from allocator.games.crossfire.profile import load_ruleset
 
 PROFILE = folder("rulesets") / "crossfire.yaml"
 
-#: docs/rules.md (the combat model)'s defaults, and the readings of §1's open points.
+#: The defaults of docs/rules.md (the combat model), and its readings of the open points.
 DEFAULTS = {
     "dice_mode": "single",
     "ties": "reroll",
@@ -140,9 +140,9 @@ def test_numeric_override_moves_the_total() -> None:
     ("overrides", "problem"),
     [
         ({"tie": "defender"}, "unknown ruleset value 'tie'"),
-        ({"squad": "one"}, "'squad' must be a int"),
-        ({"squad": True}, "'squad' must be a int"),
-        ({"lone_noncombatant_loses": 1}, "'lone_noncombatant_loses' must be a bool"),
+        ({"squad": "one"}, "'squad' must be a whole number"),
+        ({"squad": True}, "'squad' must be a whole number"),
+        ({"lone_noncombatant_loses": 1}, "'lone_noncombatant_loses' must be true or false"),
         ({"ties": "coin"}, "'ties' must be one of reroll, defender, attacker"),
         ({"dice_mode": "three"}, "'dice_mode' must be one of single, pool"),
         ({"leader_bonus": "max"}, "'leader_bonus' must be one of best, sum"),

@@ -88,6 +88,10 @@ def test_check_agrees_with_expect(path: Path) -> None:
     assert set(reported) == set(expect.rules), (
         f"{path.name}: expected rules {sorted(expect.rules)}, reported {sorted(set(reported))}"
     )
+    assert set(expect.stands) <= set(expect.rules), f"{path.name}: stands of rules not expected"
+    for rule, stands in expect.stands.items():
+        named = {s for v in report["violations"] if v["rule"] == rule for s in v["stands"]}
+        assert named == set(stands), f"{path.name}: {rule} names {sorted(named)}, not {stands}"
     if expect.legal:
         assert report["violations"] == []
         assert report["nearest_legal"] is None
@@ -118,6 +122,7 @@ def test_failing_rule_scenario_reports_its_rule_with_stands(path: Path) -> None:
     assert hits, f"{path.name}: the report does not name rule {rule}"
     if rule not in BUILDING_RULES:
         assert all(v["stands"] for v in hits), f"{path.name}: {rule} is reported without stands"
+        assert rule in expected(path).stands, f"{path.name}: expect.stands must give {rule}'s"
 
 
 @pytest.mark.parametrize(
@@ -160,7 +165,7 @@ def test_rule_scenario_names_are_rule_ids() -> None:
         "guide-rifle-and-cc-v-2-smg-illegal",
     ],
 )
-def test_seed_examples_are_shipped(stem: str) -> None:
+def test_the_guides_examples_are_shipped(stem: str) -> None:
     assert (SCENARIO_DIR / f"{stem}.yaml").is_file()
 
 

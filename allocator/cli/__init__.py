@@ -11,7 +11,19 @@ from __future__ import annotations
 
 
 def main() -> None:
-    """The ``cfalloc`` entry point."""
+    """The ``cfalloc`` entry point: the limits of the environment first (the options' bounds
+    come from them), then the application."""
+    import sys
+
+    from allocator.cli.console import BAD_INPUT, report
+    from allocator.core.errors import InputError
+    from allocator.core.limits import default_limits
+
+    try:
+        default_limits()
+    except InputError as error:
+        report(str(error))
+        sys.exit(BAD_INPUT)
     from allocator.cli.app import run
 
     run()

@@ -31,8 +31,8 @@ EXIT_CODES_HELP = (
     "limit, 3 no answer within the time limit, 4 internal error."
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 _C1 = re.compile("[\x7f-\x9f]")
@@ -45,8 +45,13 @@ def print_json(data: Any) -> None:
     sys.stdout.write(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
-def fail(code: int, message: str) -> NoReturn:
+def report(message: str) -> None:
+    """The one line of a refusal or a failure, on stderr."""
     err.print(f"[bold red]error:[/] {safe(message)}")
+
+
+def fail(code: int, message: str) -> NoReturn:
+    report(message)
     raise typer.Exit(code)
 
 

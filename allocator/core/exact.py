@@ -13,6 +13,7 @@ Fraction(13, 16)
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -27,11 +28,25 @@ def fraction_text(value: Fraction | int) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+#: What an exact number may be written as: ``p/q``, an integer or a plain decimal (never an
+#: exponent: ``Fraction("1e999999999")`` would build a billion-digit number).
+_EXACT_TEXT = re.compile(r"\s*-?(?:[0-9]+/[0-9]+|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)\s*")
+
+
 def parse_fraction(text: Any) -> Fraction:
-    """The number a ``"p/q"`` text (or an exact number already) stands for."""
-    if isinstance(text, Fraction | int):
+    """The number a ``"p/q"`` text (or an exact number already) stands for.
+
+    >>> parse_fraction("1/0")
+    Traceback (most recent call last):
+    ValueError: divides by zero
+    """
+    if isinstance(text, Fraction) or (isinstance(text, int) and not isinstance(text, bool)):
         return Fraction(text)
-    return Fraction(str(text))
+    if not isinstance(text, str) or not _EXACT_TEXT.fullmatch(text):
+        raise ValueError("not an exact number such as 3/16")
+    if "/" in text and int(text.split("/")[1]) == 0:
+        raise ValueError("divides by zero")
+    return Fraction(text.strip())
 
 
 Exact = Annotated[

@@ -60,14 +60,14 @@ def shipped(
     known: list[str] | None = None,
 ) -> Path:
     """The shipped document ``name`` of one kind, or an InputError listing the known names."""
-    example = EXAMPLE_NAMES.get(kind, "a-name")
+    available = known if known is not None else names(kind, subfolder)
     if not isinstance(name, str) or not NAME.fullmatch(name):
+        example = EXAMPLE_NAMES.get(kind) or (available[0] if available else "a-name")
         raise InputError(
             f"{excerpt(name)} is not the name of a shipped {what} (a bare name such as {example})",
             file=file,
             place=place,
         )
-    available = known if known is not None else names(kind, subfolder)
     if name not in available:
         raise InputError(
             f"no shipped {what} '{name}' (shipped: {', '.join(available) or 'none'})",
@@ -87,8 +87,9 @@ def relative_document(
 ) -> Path:
     """A document path a file names, resolved against that file's folder.
 
-    Only relative paths to ``.yaml``, ``.yml`` or ``.json`` files are accepted; without a file
-    to be relative to (a web request) no path is accepted at all.
+    Only relative paths to ``.yaml``, ``.yml`` or ``.json`` files in that folder or below it
+    are accepted (``..`` and links leading out are refused); without a file to be relative to
+    (a web request) no path is accepted at all.
     """
     path = Path(given)
     if relative_to is None:
@@ -104,7 +105,16 @@ def relative_document(
             file=file,
             place=place,
         )
-    return relative_to / path
+    folder = relative_to.resolve()
+    found = (folder / path).resolve()
+    if not found.is_relative_to(folder):
+        raise InputError(
+            f"{excerpt(given)} leads out of the folder of the file that names it: keep the "
+            "profile next to the scenario (or in a folder below it)",
+            file=file,
+            place=place,
+        )
+    return found
 
 
 def is_path(given: str) -> bool:

@@ -32,10 +32,10 @@ class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_file_bytes: int = Field(
-        default=1_048_576, ge=1024, description="Largest file read, in bytes."
+        default=1_048_576, ge=1024, le=2**30, description="Largest file read, in bytes."
     )
     max_body_bytes: int = Field(
-        default=1_048_576, ge=1024, description="Largest web request body, in bytes."
+        default=1_048_576, ge=1024, le=2**30, description="Largest web request body, in bytes."
     )
     max_depth: int = Field(
         default=32, ge=4, le=200, description="Deepest nesting of mappings and lists in a file."
@@ -90,12 +90,20 @@ class Limits(BaseModel):
                 place=f"environment variable {ENVIRONMENT_PREFIX}{name.upper()}",
             ) from None
 
+    def check(self, name: str, value: float, place: str) -> None:
+        """Refuse ``value`` (given as ``place``, an option) when it is over limit ``name``."""
+        if value > getattr(self, name):
+            shown = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+            raise self.refuse(name, f"asked for {shown}", place=place)
+
     def refuse(
         self, name: str, problem: str, *, file: str | None = None, place: str | None = None
     ) -> LimitError:
         """The error for ``problem``, naming limit ``name``, its value and how to raise it."""
         value = getattr(self, name)
         shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        if name.endswith("_bytes"):
+            shown += " bytes"
         return LimitError(
             f"{problem}, over the limit of {shown} (raise it with "
             f"{ENVIRONMENT_PREFIX}{name.upper()})",

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -343,12 +344,17 @@ def read_file(path: str | Path, *, limits: Limits | None = None) -> Any:
     path = Path(path)
     source = str(path)
     try:
+        found = path.stat()
+        if stat.S_ISDIR(found.st_mode):
+            raise InputError("this is a folder, not a file", file=source)
+        if not stat.S_ISREG(found.st_mode):  # a pipe or a device may never end
+            raise InputError("not a regular file: name a file saved on disk", file=source)
+        if found.st_size > limits.max_file_bytes:
+            raise limits.refuse("max_file_bytes", "the file is too large", file=source)
         with path.open("rb") as handle:
-            data = handle.read(limits.max_file_bytes + 1)
+            data = handle.read(found.st_size + 1)
     except FileNotFoundError:
         raise InputError("no such file", file=source) from None
-    except IsADirectoryError:
-        raise InputError("this is a folder, not a file", file=source) from None
     except OSError as exc:
         raise InputError(f"cannot read the file ({exc.strerror or exc})", file=source) from None
     if len(data) > limits.max_file_bytes:

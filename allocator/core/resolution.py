@@ -16,6 +16,7 @@ Input probabilities are :data:`Probability` fields, checked within [0, 1] before
 ...     kill: Probability
 >>> Weapon(kill="1/4").kill, Weapon(kill=0.5).kill
 (Fraction(1, 4), Fraction(1, 2))
+>>> from allocator.core.validation import validate
 >>> validate(Weapon, {"kill": "5/4"})
 Traceback (most recent call last):
 ...
@@ -37,8 +38,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from allocator.core.errors import InputError
 from allocator.core.exact import Exact, ExactValue
 from allocator.core.library import shipped
-from allocator.core.reader import excerpt, read_file
-from allocator.core.validation import validate
+from allocator.core.reader import excerpt
+from allocator.core.validation import load_file
 from allocator.core.violations import Violation
 
 EngagementT = TypeVar("EngagementT", bound=BaseModel, contravariant=True)
@@ -51,7 +52,6 @@ __all__ = [
     "Resolution",
     "ResolveAnswer",
     "Resolver",
-    "load_engagement",
     "load_profile",
     "row_reached",
 ]
@@ -303,14 +303,9 @@ class Resolver(Protocol[EngagementT]):
         ...
 
 
-def load_engagement(model: type[ModelT], path: Path) -> ModelT:
-    """Read and validate an engagement or plan file (YAML or JSON)."""
-    return validate(model, read_file(path), file=str(path))
-
-
 def load_profile(model: type[ModelT], name: str, path: Path | None = None) -> ModelT:
     """A ruleset profile: ``path`` if given, else the shipped profile ``name``."""
-    return load_engagement(model, path or shipped("rulesets", name, what="ruleset profile"))
+    return load_file(model, path or shipped("rulesets", name, what="ruleset profile"))
 
 
 def row_reached(

@@ -36,6 +36,16 @@ def safe(text: object) -> str:
     return escape(plain(text))
 
 
+def article(spoken: str) -> str:
+    """``a`` or ``an`` before a number as it is read aloud (an 8%, an 18.8%, an 11%, a 1%).
+
+    >>> [article(t) for t in ("8.0%", "18.8%", "11.5%", "80%", "1.2%", "100%")]
+    ['an', 'an', 'an', 'an', 'a', 'a']
+    """
+    whole = spoken.split(".")[0].rstrip("%")
+    return "an" if whole.startswith("8") or whole in ("11", "18") else "a"
+
+
 def percent(value: Fraction | float, digits: int = 1) -> str:
     """A probability as a percentage, rounded half up (13/16 is 81.3% everywhere)."""
     exact = Fraction(value) * 100

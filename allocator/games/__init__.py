@@ -19,15 +19,16 @@ Fraction(1445, 3888)
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
-
-from pydantic import VERSION as PYDANTIC_VERSION
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from allocator.core.errors import InputError
-from allocator.core.resolution import Resolution, Resolver
 
-__all__ = ["FORMATS", "SYSTEMS", "Resolution", "Resolver", "format_model", "get_resolver"]
+if TYPE_CHECKING:  # the registry loads nothing until a resolver or a format is asked for
+    from pydantic import BaseModel
+
+    from allocator.core.resolution import Resolver
+
+__all__ = ["FORMATS", "SYSTEMS", "format_model", "get_resolver"]
 
 #: Each system's resolver class, as "module:Class".
 SYSTEMS: dict[str, str] = {
@@ -96,10 +97,12 @@ def json_schema(name: str) -> dict[str, Any]:
     >>> json_schema("scenario")["$comment"].startswith("written by `cfalloc schema scenario`")
     True
     """
+    from pydantic import VERSION
+
     schema = format_model(name).model_json_schema(
         mode="serialization" if name.endswith("-answer") else "validation"
     )
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = f"https://cfalloc.invalid/schema/{name}.schema.json"
-    schema["$comment"] = f"written by `cfalloc schema {name}` with pydantic {PYDANTIC_VERSION}"
+    schema["$comment"] = f"written by `cfalloc schema {name}` with pydantic {VERSION}"
     return schema

@@ -24,9 +24,8 @@ from allocator.cli.console import OK, guarded, out, print_json
 from allocator.core.errors import InputError, InternalError
 from allocator.core.exact import fraction_text
 from allocator.core.library import names, shipped
-from allocator.core.resolution import load_engagement
 from allocator.core.text import percent, safe
-from allocator.core.validation import validate
+from allocator.core.validation import load_file, validate
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -146,6 +145,13 @@ def _run(
     guarded(body)
 
 
+def given_file(path: Path | None, what: str) -> Path:
+    """The file a command needs: without one, say so (and that --example gives one)."""
+    if path is None:
+        raise InputError(f"give the {what} (or --example for one to start from)")
+    return path
+
+
 def _located(file: Path | None, work: Callable[[], Resolution]) -> Resolution:
     """Run ``work``; an InputError without a file names ``file``."""
     try:
@@ -192,7 +198,7 @@ def infinity(
         if (file is None) == (active is None):
             raise InputError("give either --active (with --reactive) or --file")
         if file:
-            engagement = load_engagement(InfinityEngagement, file)
+            engagement = load_file(InfinityEngagement, file)
         else:
             sides = {}
             for side, text, damage, ammo, armour in (
@@ -241,9 +247,7 @@ def infinity_allocate(
         from allocator.games.infinity.allocate import AllocationProblem, allocation_resolution
         from allocator.games.infinity.rolls import load_infinity_profile
 
-        if file is None:
-            raise InputError("give the allocation file (or --example for one to start from)")
-        problem = load_engagement(AllocationProblem, file)
+        problem = load_file(AllocationProblem, given_file(file, "allocation file"))
         rules = load_infinity_profile(profile)
         return _located(file, lambda: allocation_resolution(problem, rules))
 
@@ -297,7 +301,7 @@ def matched_dice(
         }
         given = {key: value for key, value in options.items() if value is not None}
         if file:
-            engagement = load_engagement(MatchedDiceEngagement, file)
+            engagement = load_file(MatchedDiceEngagement, file)
             engagement = validate(MatchedDiceEngagement, {**engagement.model_dump(), **given})
         else:
             engagement = validate(MatchedDiceEngagement, given)
@@ -338,9 +342,7 @@ def battlesystem(
             load_battlesystem_profile,
         )
 
-        if plan is None:
-            raise InputError("give the building plan (or --example for one to start from)")
-        building = load_engagement(BattlesystemPlan, plan)
+        building = load_file(BattlesystemPlan, given_file(plan, "building plan"))
         resolver = BattlesystemResolver(load_battlesystem_profile(profile))
         return _located(plan, lambda: resolver.resolve(building))
 
@@ -377,9 +379,7 @@ def percentile(
             load_tables,
         )
 
-        if file is None:
-            raise InputError("give the assault file (or --example for one to start from)")
-        engagement = load_engagement(PercentileEngagement, file)
+        engagement = load_file(PercentileEngagement, given_file(file, "assault file"))
         resolver = PercentileResolver(load_tables(tables))
         return _located(file, lambda: resolver.resolve(engagement))
 

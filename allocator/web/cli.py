@@ -55,7 +55,11 @@ def web_settings(**given: Any) -> WebSettings:
 
 def serve(
     host: Annotated[
-        str, typer.Option(help="Address to listen on; other machines can reach anything else.")
+        str,
+        typer.Option(
+            help="Address to listen on: 127.0.0.1 (the default) for this machine only; 0.0.0.0 "
+            "or a LAN address to let other machines open the page."
+        ),
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port to listen on (0: any free port).")] = 8000,
     allow_host: Annotated[
@@ -69,8 +73,8 @@ def serve(
         float,
         typer.Option(
             min=0.001,
-            max=default_limits().max_time_limit,
-            help="Seconds one answer may take, as the commands' --time-limit.",
+            help="Seconds one answer may take, as the commands' --time-limit; at most "
+            f"CFALLOC_MAX_TIME_LIMIT ({default_limits().max_time_limit:g}).",
         ),
     ] = 10.0,
     workers: Annotated[int, typer.Option(help="Answers computed at the same time.")] = 2,
@@ -81,6 +85,7 @@ def serve(
     """Serve the web page and the JSON API on this machine (needs the web extra)."""
 
     def body() -> int:
+        default_limits().check("max_time_limit", time_limit, "--time-limit")
         missing = [name for name in WEB_MODULES if find_spec(name) is None]
         if missing:
             raise InputError(

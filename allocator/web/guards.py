@@ -38,15 +38,31 @@ def binds_every_address(host: str) -> bool:
     return host in ("0.0.0.0", "::", "[::]")
 
 
+def route_address() -> str | None:
+    """The address this machine reaches the network from (a UDP socket is pointed at a
+    documentation address: nothing is sent), or None without a network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+        except OSError:
+            return None
+        found: str = probe.getsockname()[0]
+        return found
+
+
 def machine_addresses() -> list[str]:
-    """The addresses of this machine other than loopback, as its host name resolves them."""
+    """The addresses of this machine other than loopback: the one it reaches the network
+    from, and those its host name resolves to (which /etc/hosts often makes loopback only)."""
     try:
         found = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
     except OSError:
-        return []
-    addresses = []
-    for *_, sockaddr in found:
-        address = ip_address(sockaddr[0])
+        found = []
+    route = route_address()
+    candidates = [route] if route else []
+    candidates += [str(sockaddr[0]) for *_, sockaddr in found]
+    addresses: list[str] = []
+    for candidate in candidates:
+        address = ip_address(candidate)
         if not (address.is_loopback or address.is_link_local) and str(address) not in addresses:
             addresses.append(str(address))
     return addresses

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from allocator.core.library import folder
-from allocator.core.resolution import BattlesystemDetails, load_engagement
+from allocator.core.resolution import BattlesystemDetails
+from allocator.core.validation import load_file
 from allocator.games.battlesystem.plan import (
     BattlesystemPlan,
     BattlesystemResolver,
@@ -23,7 +24,7 @@ GATEHOUSE = folder("scenarios") / "battlesystem" / "keep-gatehouse.yaml"
 
 @pytest.fixture
 def plan() -> BattlesystemPlan:
-    return load_engagement(BattlesystemPlan, GATEHOUSE)
+    return load_file(BattlesystemPlan, GATEHOUSE)
 
 
 def moved(plan: BattlesystemPlan, stand: str, **changes) -> BattlesystemPlan:

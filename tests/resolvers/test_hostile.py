@@ -8,12 +8,12 @@ prints them as plain text: no control character and no live markup reaches stdou
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from contract import CONTROL, refused
 from typer.testing import CliRunner
 
 from allocator.cli.app import app
@@ -26,7 +26,6 @@ from allocator.games.matched_dice.assault import ROUNDS_BOUND
 from allocator.games.percentile import procedure
 
 EXAMPLES = folder("scenarios")
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 runner = CliRunner()
 
 #: How each command takes a file.
@@ -70,18 +69,6 @@ def write(
 def run(command: str, path: Path, *extra: str) -> Any:
     args = ["resolve", command, *FILE_ARGUMENTS[command], str(path), *extra]
     return runner.invoke(app, args)
-
-
-def refused(result: Any, *needles: str) -> str:
-    """Assert the one-line refusal with exit 2, and return that line."""
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output and not CONTROL.search(result.stderr)
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 # --- malformed files, for every command -------------------------------------------------------

@@ -10,10 +10,10 @@ import yaml
 from allocator.core.errors import InputError
 from allocator.core.library import folder
 from allocator.core.reader import read_file
-from allocator.core.resolution import ResolveAnswer
+from allocator.core.resolution import Resolution, ResolveAnswer
 from allocator.core.validation import validate
 from allocator.core.violations import Violation
-from allocator.games import SYSTEMS, Resolution, get_resolver
+from allocator.games import SYSTEMS, get_resolver
 from allocator.games.infinity.rolls import InfinityEngagement
 
 
@@ -50,12 +50,12 @@ def test_the_answer_has_exact_fractions_beside_floats():
 
 @pytest.mark.parametrize("name", ["infinity", "matched-dice", "battlesystem", "percentile"])
 def test_every_system_answers_with_its_typed_details(name):
-    from allocator.core.resolution import load_engagement
+    from allocator.core.validation import load_file
     from allocator.games.resolve_commands import DEFAULT_EXAMPLES
 
     resolver = get_resolver(name)
     path = folder("scenarios") / name / f"{DEFAULT_EXAMPLES[name]}.yaml"
-    answer = resolver.resolve(load_engagement(resolver.engagement_model, path)).answer()
+    answer = resolver.resolve(load_file(resolver.engagement_model, path)).answer()
     assert answer.details is not None and answer.details.system == name
     assert ResolveAnswer.model_validate(answer.to_json()) == answer
 

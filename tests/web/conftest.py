@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,26 +23,13 @@ VIEWPORTS = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390,
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
-    """The app served by uvicorn on a free loopback port, in a background thread."""
-    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed")
-    from allocator.web.app import create_app
+    """The app served as `cfalloc serve` serves it, on a free loopback port, in a thread."""
+    pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    from allocator.web.server import background
     from allocator.web.settings import WebSettings
 
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(WebSettings()), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start within 10 s")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    listener.close()
+    with background(WebSettings()) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -12,25 +12,21 @@ the same steps as the browser tests (tests/web/test_web_page.py).
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from allocator.web.app import create_app  # noqa: E402
+from allocator.web.server import background  # noqa: E402
 from allocator.web.settings import WebSettings  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS  # noqa: E402
 from tests.web.test_web_page import (  # noqa: E402
+    TANK_SCENARIO,
     build_legal_line,
     build_two_organisations,
     expect_settled,
@@ -40,26 +36,6 @@ from tests.web.test_web_page import (  # noqa: E402
     rolled,
     use_built_fight,
 )
-
-
-@contextmanager
-def served() -> Iterator[str]:
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(WebSettings()), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise SystemExit("the web server did not start within 10 s")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        listener.close()
 
 
 def builder(page: Any) -> Any:
@@ -141,13 +117,7 @@ def explain(page: Any) -> Any:
 
 def scenario_error(page: Any) -> Any:
     page.get_by_text("Paste or upload your own").click()
-    page.get_by_test_id("scenario-text").fill(
-        "building: {name: Barn}\n"
-        "defender:\n  units: [{id: p, kind: platoon}]\n"
-        "  stands: [{id: d1, type: tank, unit: p}]\n"
-        "attacker:\n  units: [{id: q, kind: platoon}]\n"
-        "  stands: [{id: a1, type: rifle, unit: q}]\n"
-    )
+    page.get_by_test_id("scenario-text").fill(TANK_SCENARIO)
     page.get_by_test_id("use-text").click()
     expect(page.get_by_test_id("error-place")).to_be_visible()
     return page.locator(".scenario-bar")
@@ -187,7 +157,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    with served() as url, sync_playwright() as playwright:
+    with background(WebSettings()) as (url, _), sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )

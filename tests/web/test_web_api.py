@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract import assert_error
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
 
@@ -50,17 +51,6 @@ def client() -> TestClient:
 @pytest.fixture
 def seed() -> dict[str, Any]:
     return read_data(SEED)
-
-
-def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
-    """A 4xx answer in the ``{"error": {file, place, problem}}`` form."""
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert set(error) == {"file", "place", "problem"}
-    assert error["problem"]
-    if place is not None:
-        assert error["place"] == place
-    return error
 
 
 def big_force(count: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract import assert_error
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
 
@@ -66,15 +67,6 @@ def two_organisations() -> dict[str, Any]:
             ],
         },
     }
-
-
-def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert set(error) == {"file", "place", "problem"} and error["problem"]
-    if place is not None:
-        assert error["place"] == place
-    return error
 
 
 def test_doctests() -> None:

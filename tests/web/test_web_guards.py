@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import inspect
 import json
+from ipaddress import ip_address
+from pathlib import Path
 from typing import Any
 
 import pytest
+from contract import assert_error
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
 
@@ -32,6 +35,7 @@ POSTS: dict[str, Any] = {
     "/api/check": SEED,
     "/api/explain": SEED,
     "/api/board": SEED,
+    "/api/scenario-yaml": SEED,
     "/api/solve": {"scenario": SEED, "side": "defender"},
     "/api/simulate": {"scenario": SEED, "seed": 3},
 }
@@ -46,15 +50,6 @@ def make_client(**given: Any) -> TestClient:
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     return make_client()
-
-
-def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert set(error) == {"file", "place", "problem"} and error["problem"]
-    if place is not None:
-        assert error["place"] == place
-    return error
 
 
 # ------------------------------------------------------------------ Host header (DNS rebinding)
@@ -112,7 +107,20 @@ def test_machine_addresses_leave_out_loopback(monkeypatch: Any) -> None:
         (2, 1, 6, "", ("192.0.2.10", 0)),
     ]
     monkeypatch.setattr(guards.socket, "getaddrinfo", lambda *args, **kwargs: found)
+    monkeypatch.setattr(guards, "route_address", lambda: None)
     assert guards.machine_addresses() == ["192.0.2.10"]
+
+
+def test_the_address_the_machine_reaches_the_network_from_counts_first(monkeypatch: Any) -> None:
+    loopback_only = [(2, 1, 6, "", ("127.0.1.1", 0))]  # Debian's /etc/hosts line for the name
+    monkeypatch.setattr(guards.socket, "getaddrinfo", lambda *args, **kwargs: loopback_only)
+    monkeypatch.setattr(guards, "route_address", lambda: "192.0.2.2")
+    assert guards.machine_addresses() == ["192.0.2.2"]
+
+
+def test_the_route_address_is_an_address_or_none() -> None:
+    found = guards.route_address()
+    assert found is None or ip_address(found).version == 4
 
 
 # ------------------------------------------------------------------ cross-site requests
@@ -248,7 +256,7 @@ def test_a_defect_is_a_500_in_the_error_form(monkeypatch: Any) -> None:
 
 
 def seed_with(**fields: str) -> bytes:
-    """The seed scenario, valid but for ``fields``, written with JSON escapes as given."""
+    """The guide's example, valid but for ``fields``, written with JSON escapes as given."""
     text = json.dumps({"title": "TITLE"} | {k: v for k, v in SEED.items() if k != "title"})
     return text.replace('"TITLE"', fields["title"]).encode("utf-8")
 
@@ -395,3 +403,26 @@ def test_odd_scenarios_never_get_a_5xx(client: TestClient, scenario: Any, path: 
     body = json.dumps(WRAPPERS[path](scenario), allow_nan=True)
     response = client.post(path, content=body.encode("utf-8", "surrogatepass"), headers=JSON)
     assert response.status_code < 500, response.text
+
+
+# ------------------------------------------------------------------ the hostile corpus
+
+CORPUS = sorted((Path(__file__).resolve().parent.parent / "data" / "hostile").glob("*.*[ln]"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_the_hostile_corpus_gets_an_answer_or_a_4xx_from_every_endpoint(
+    client: TestClient, path: Path
+) -> None:
+    parsed = client.post("/api/parse", content=path.read_bytes())
+    assert parsed.status_code in (200, 400, 413, 422), parsed.text
+    if parsed.status_code != 200:
+        assert_error(parsed, parsed.status_code)
+        return
+    for endpoint, body in POSTS.items():
+        scenario = parsed.json()
+        sent = {**body, "scenario": scenario} if "scenario" in body else scenario
+        answer = client.post(endpoint, json=sent)
+        assert answer.status_code in (200, 413, 422), (endpoint, answer.text)
+        if answer.status_code != 200:
+            assert_error(answer, answer.status_code)

@@ -163,6 +163,16 @@ def test_a_legal_example_opens_first_and_new_fight_is_in_sight(page: Any) -> Non
     assert values and all(v.startswith("guide-") for v in values)
 
 
+#: A pasted scenario with a stand type the game does not know.
+TANK_SCENARIO = (
+    "building: {name: Barn}\n"
+    "defender:\n  units: [{id: p, kind: platoon}]\n"
+    "  stands: [{id: d1, type: tank, unit: p}]\n"
+    "attacker:\n  units: [{id: q, kind: platoon}]\n"
+    "  stands: [{id: a1, type: rifle, unit: q}]\n"
+)
+
+
 def test_the_paste_box_is_wide_and_monospaced_and_errors_fit(page: Any) -> None:
     page.get_by_text("Paste or upload your own").click()
     box = page.get_by_test_id("scenario-text")
@@ -171,13 +181,7 @@ def test_the_paste_box_is_wide_and_monospaced_and_errors_fit(page: Any) -> None:
         "n => [getComputedStyle(n).fontFamily, getComputedStyle(n).whiteSpace, n.wrap]"
     )
     assert "mono" in style[0].lower() and style[1] == "pre" and style[2] == "off"
-    box.fill(
-        "building: {name: Barn}\n"
-        "defender:\n  units: [{id: p, kind: platoon}]\n"
-        "  stands: [{id: d1, type: tank, unit: p}]\n"
-        "attacker:\n  units: [{id: q, kind: platoon}]\n"
-        "  stands: [{id: a1, type: rifle, unit: q}]\n"
-    )
+    box.fill(TANK_SCENARIO)
     page.get_by_test_id("use-text").click()
     error = page.get_by_test_id("scenario-error")
     expect(error.get_by_test_id("error-place")).to_have_text("defender.stands[0].type")

@@ -99,7 +99,7 @@ class RoundAnswer(Answer):
 class CheckAnswer(Answer):
     """What ``cfalloc check --json`` prints and ``POST /api/check`` returns."""
 
-    omit_when_none = frozenset({"completion", "odds"})
+    omit_when_none = frozenset({"completion", "odds", "cut_short"})
 
     legal: bool
     violations: list[Violation]
@@ -114,6 +114,11 @@ class CheckAnswer(Answer):
     )
     odds: RoundAnswer | None = Field(
         default=None, description="Every combat's totals and odds, for a complete legal allocation."
+    )
+    cut_short: str | None = Field(
+        default=None,
+        description="What the time limit cut short: the nearest legal allocation or the "
+        "completion, when it was not found in time (the rules broken are all listed).",
     )
     warnings: list[str] = Field(default_factory=list)
 
@@ -135,13 +140,26 @@ class FightOutcome(Answer):
 
 
 class FightAnswer(Answer):
-    """The whole fight (objective ``take``) under both sides' optimal play."""
+    """The whole fight (objective ``take``) under both sides' optimal play.
 
-    p_attacker_takes: Exact
-    p_defender_holds: Exact
-    expected_rounds: float
-    expected_stands_lost: dict[Side, float]
-    outcomes: list[FightOutcome]
+    When the time limit stopped the search, only ``bounds``, ``states`` and ``one_round`` are
+    known: the rest is left out."""
+
+    omit_when_none = frozenset(
+        {
+            "p_attacker_takes",
+            "p_defender_holds",
+            "expected_rounds",
+            "expected_stands_lost",
+            "outcomes",
+        }
+    )
+
+    p_attacker_takes: Exact | None = None
+    p_defender_holds: Exact | None = None
+    expected_rounds: float | None = None
+    expected_stands_lost: dict[Side, float] | None = None
+    outcomes: list[FightOutcome] | None = None
     states: int = Field(description="How many states of the fight (survivors) were searched.")
     bounds: tuple[Exact, Exact] | None = Field(
         default=None,
@@ -185,7 +203,7 @@ class ExplainStep(Answer):
     title: str
     rules: list[str]
     text: list[str]
-    status: Literal["followed", "optimal", "broken", "not given", "not reached"]
+    status: Literal["followed", "optimal", "best found", "broken", "not given", "not reached"]
     violations: list[Violation]
     odds: RoundAnswer | None = None
 
@@ -196,7 +214,10 @@ class ExplainAnswer(Answer):
     omit_when_none = frozenset({"objective", "fight"})
 
     title: str
-    mode: Literal["check", "optimal"]
+    mode: Literal["check", "optimal", "best found"] = Field(
+        description="check: the file's allocation; optimal: the proven best line of play; "
+        "best found: the best line the time limit allowed, not proven optimal."
+    )
     objective: Objective | None = None
     steps: list[ExplainStep]
     warnings: list[str] = Field(default_factory=list)
@@ -247,18 +268,24 @@ class TrialCombat(Answer):
     name: str
     attacker_win_rate: float
     p_attacker_wins: float
+    p_attacker_wins_exact: Exact
 
 
 class TrialsAnswer(Answer):
     """What ``cfalloc simulate --trials K --json`` prints."""
 
-    omit_when_none = frozenset({"take_rate", "p_take"})
+    omit_when_none = frozenset({"take_rate", "p_take", "p_take_exact", "note"})
 
-    trials: int
+    trials: int = Field(description="The trials played (fewer than asked if the time ran out).")
+    asked: int = Field(description="The trials asked for (--trials).")
     seed: int
     objective: Objective
+    rounds: int | None = Field(description="The most rounds a fight was played (--rounds).")
     combats: list[TrialCombat]
     sweep_rate: float
     p_sweep: float
+    p_sweep_exact: Exact
     take_rate: float | None = None
-    p_take: Exact | None = None
+    p_take: float | None = None
+    p_take_exact: Exact | None = None
+    note: str | None = Field(default=None, description="When the time limit ended the trials.")

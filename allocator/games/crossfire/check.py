@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from allocator.core.budget import Budget
+from allocator.core.errors import TimeLimitError
 from allocator.games.crossfire.answers import CheckAnswer
 from allocator.games.crossfire.battle import Battle, load_battle
 from allocator.games.crossfire.rules import check
@@ -31,10 +32,15 @@ def allocation_depth(allocation: Allocation) -> int:
 
 
 def nearest_legal(
-    battle: Battle, allocation: Allocation, depth: int | None = None, budget: Budget | None = None
+    battle: Battle,
+    allocation: Allocation,
+    depth: int | None = None,
+    budget: Budget | None = None,
+    what: str = "the nearest legal allocation",
 ) -> Allocation | None:
     """The legal allocation that moves the fewest stands, up to ``depth`` of the procedure
-    (by default as far as the allocation goes; deeper, it also completes it)."""
+    (by default as far as the allocation goes; deeper, it also completes it); ``None`` if there
+    is none. Raises :class:`TimeLimitError` (naming ``what``) if the budget ends first."""
     from allocator.core.cpsat import cp_model
     from allocator.games.crossfire.model import RulesModel, SlotNames, new_solver
 
@@ -42,14 +48,21 @@ def nearest_legal(
     depth = depth or allocation_depth(allocation)
     proposal = list(allocation.combats or {})
     names = SlotNames.for_proposal(proposal, max(len(proposal), len(battle.defender.stands)))
-    model = RulesModel(battle, depth=depth, slots=len(names.names), budget=budget)
+    try:
+        model = RulesModel(battle, depth=depth, slots=len(names.names), budget=budget)
+    except TimeLimitError:
+        raise TimeLimitError(budget.seconds or 0.0, what) from None
     fresh = list(model.slots)[len(proposal) :]
     for earlier, later in pairwise(fresh):
         model.model.AddImplication(model.used[later], model.used[earlier])
     model.model.Minimize(model.distance_to(allocation, names))
     solver = new_solver(model.model, time_limit=budget.remaining(floor=0.01))
-    if solver.Solve(model.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    status = solver.Solve(model.model)
+    if status == cp_model.UNKNOWN:
+        raise TimeLimitError(budget.seconds or 0.0, what)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
+    budget.cut_short |= status == cp_model.FEASIBLE  # legal, but maybe not the fewest moves
     return model.read(solver, names, depth)
 
 
@@ -65,29 +78,46 @@ def check_battle(battle: Battle, budget: Budget | None = None) -> CheckAnswer:
     """Every broken rule; the nearest legal allocation, a completion, or the round's odds."""
     from allocator.games.crossfire.odds import round_answer, round_odds
 
+    budget = budget or Budget(NEAREST_TIME_LIMIT)
     violations = check(battle)
     allocation = battle.allocation
     broken = [v for v in violations if v.step > 0]
-    nearest = completion = odds = None
-    if broken and allocation is not None:
-        nearest = nearest_legal(battle, allocation, budget=budget)
-    elif allocation is not None and allocation.combats is not None:
-        if not is_complete(allocation):
-            completion = nearest_legal(battle, allocation, depth=3, budget=budget)
-        elif not violations:
-            odds = round_answer(
-                round_odds(
-                    battle,
-                    allocation.combats,
-                    allocation.attack or {},
-                    allocation.reallocate or {},
+    nearest = completion = odds = cut_short = None
+    try:
+        if broken and allocation is not None:
+            nearest = nearest_legal(battle, allocation, budget=budget)
+        elif allocation is not None and allocation.combats is not None:
+            if not is_complete(allocation):
+                completion = nearest_legal(
+                    battle, allocation, depth=3, budget=budget, what="a legal way to finish it"
                 )
-            )
+            elif not violations:
+                odds = round_answer(
+                    round_odds(
+                        battle,
+                        allocation.combats,
+                        allocation.attack or {},
+                        allocation.reallocate or {},
+                    )
+                )
+    except TimeLimitError as stopped:
+        verdict = "Every broken rule is listed" if violations else "No rule is broken so far"
+        cut_short = (
+            f"{verdict}, but {stopped.what} was not found in {stopped.seconds:g} s: give more "
+            "time with --time-limit."
+        )
+    if nearest is not None and budget.cut_short:
+        cut_short = (
+            f"The allocation shown is legal, but the time limit ({budget.seconds or 0:g} s) ended "
+            "the search before it was proven to move the fewest stands: give more time with "
+            "--time-limit."
+        )
     return CheckAnswer(
         legal=not violations,
         violations=violations,
         nearest_legal=nearest,
         completion=completion,
         odds=odds,
+        cut_short=cut_short,
         warnings=battle_warnings(battle),
     )

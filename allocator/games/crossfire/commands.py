@@ -36,18 +36,19 @@ SideOpt = Annotated[Side, typer.Option(help="Whose best allocation.")]
 ObjectiveOpt = Annotated[
     Objective,
     typer.Option(
-        help="sweep: P(attacker wins every combat this round); exchange: expected defending "
-        "stands removed minus attacking stands removed; take: P(attacker takes the building "
-        "over the whole fight, both sides playing every round at their best)."
+        help="sweep: the chance that the attacker wins every combat this round; exchange: the "
+        "defending stands removed minus the attacking stands removed, on average; take: the "
+        "chance that the attacker takes the building over the whole fight, both sides playing "
+        "every round at their best."
     ),
 ]
 RoundsOpt = Annotated[
     int | None,
     typer.Option(
         min=1,
-        max=default_limits().max_rounds,
         help="With --objective take: fight at most this many rounds (a building not taken by "
-        "then is held). Default: until one side is gone.",
+        "then is held). Default: until one side is gone. At most CFALLOC_MAX_ROUNDS "
+        f"({default_limits().max_rounds}).",
         show_default=False,
     ),
 ]
@@ -57,10 +58,18 @@ TimeOpt = Annotated[
     float,
     typer.Option(
         min=0.001,
-        max=default_limits().max_time_limit,
-        help="Seconds the whole answer may take, model building included.",
+        help="Seconds the whole answer may take, model building included. At most "
+        f"CFALLOC_MAX_TIME_LIMIT ({default_limits().max_time_limit:g}).",
     ),
 ]
+
+
+def within_limits(time_limit: float, rounds: int | None = None, trials: int = 0) -> None:
+    """Refuse options over their limits, naming the limit and how to raise it."""
+    limits = default_limits()
+    limits.check("max_time_limit", time_limit, "--time-limit")
+    limits.check("max_rounds", rounds or 0, "--rounds")
+    limits.check("max_trials", trials, "--trials")
 
 
 def register(app: typer.Typer) -> None:
@@ -71,19 +80,23 @@ def register(app: typer.Typer) -> None:
     app.command()(simulate)
 
 
-def check(file: FileArg, as_json: JsonOpt = False) -> None:
+def check(file: FileArg, time_limit: TimeOpt = 10.0, as_json: JsonOpt = False) -> None:
     """Check a scenario's allocation: every broken rule, the nearest legal allocation, the odds.
 
-    Exit code 0: legal; 1: rules broken; 2: bad input.
+    Exit code 0: legal; 1: rules broken; 2: bad input or over a limit; 4: internal error. The
+    rules broken are always listed; the time limit bounds the search for the nearest legal
+    allocation.
     """
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
         from allocator.games.crossfire.report import render_check
+
+        within_limits(time_limit)
         from allocator.games.crossfire.service import check_answer
 
         battle = load_battle(file)
-        answer = check_answer(battle)
+        answer = check_answer(battle, time_limit)
         if as_json:
             print_json(answer.to_json())
         else:
@@ -111,6 +124,7 @@ def solve(
         from allocator.games.crossfire.report import render_solve
         from allocator.games.crossfire.service import solve_answer
 
+        within_limits(time_limit, rounds)
         battle = load_battle(file)
         answer = solve_answer(battle, side.value, objective.value, time_limit, rounds)
         if as_json:
@@ -139,6 +153,7 @@ def explain(
         from allocator.games.crossfire.report import render_explain
         from allocator.games.crossfire.service import explain_answer
 
+        within_limits(time_limit)
         answer = explain_answer(load_battle(file), objective.value, time_limit)
         if as_json:
             print_json(answer.to_json())
@@ -152,9 +167,14 @@ def explain(
 def simulate(
     file: FileArg,
     rounds: Annotated[
-        int,
-        typer.Option(min=1, max=default_limits().max_rounds, help="Rounds to play at most (7b)."),
-    ] = 1,
+        int | None,
+        typer.Option(
+            min=1,
+            help="Rounds to play at most (7b). Default: 1, and with --trials and --objective "
+            f"take the whole fight. At most CFALLOC_MAX_ROUNDS ({default_limits().max_rounds}).",
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -165,8 +185,8 @@ def simulate(
         int,
         typer.Option(
             min=0,
-            max=default_limits().max_trials,
-            help="Roll the first round this many times and compare with the exact odds.",
+            help="Roll the first round this many times and compare with the exact odds; at most "
+            f"CFALLOC_MAX_TRIALS ({default_limits().max_trials:,}).",
         ),
     ] = 0,
     objective: ObjectiveOpt = Objective.sweep,
@@ -180,12 +200,13 @@ def simulate(
         from allocator.games.crossfire.report import render_simulation, render_trials
         from allocator.games.crossfire.service import simulate_answer, trials_answer
 
+        within_limits(time_limit, rounds, trials)
         battle = load_battle(file)
         if trials:
-            answer = trials_answer(battle, trials, seed, objective.value, time_limit)
+            answer = trials_answer(battle, trials, seed, objective.value, time_limit, rounds)
             print_json(answer.to_json()) if as_json else render_trials(out, answer)
         else:
-            played = simulate_answer(battle, rounds, seed, objective.value, time_limit)
+            played = simulate_answer(battle, rounds or 1, seed, objective.value, time_limit)
             print_json(played.to_json()) if as_json else render_simulation(out, played)
         return OK
 

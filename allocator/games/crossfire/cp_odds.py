@@ -213,12 +213,13 @@ class OddsTerms:
         log_of_level = {self.level_of[i]: log for i, log in enumerate(self.logs)}
         logs = [log_of_level[level] for level in range(len(self.levels))]
         found = prod((self.levels[level] ** n for level, n in enumerate(counts)), start=Fraction(1))
-        for tried, combo in enumerate(_combos_in_window(logs, sum(counts), low, high)):
-            if tried % 256 == 0 and budget.expired():
-                return True
-            value = prod((self.levels[level] for level in combo), start=Fraction(1))
-            if (value > found) if maximise else (value < found):
-                return True
+        try:
+            for combo in _combos_in_window(logs, sum(counts), low, high, _Ticks(budget)):
+                value = prod((self.levels[level] for level in combo), start=Fraction(1))
+                if (value > found) if maximise else (value < found):
+                    return True
+        except OutOfTime:
+            return True
         return False
 
     def exclude(self, solver: cp_model.CpSolver) -> None:
@@ -257,14 +258,38 @@ class OddsTerms:
         m.AddBoolOr(differs)
 
 
-def _combos_in_window(
-    logs: list[int], size: int, low: int, high: int, start: int = 0, total: int = 0
-) -> Iterator[tuple[int, ...]]:
-    """Multisets of ``size`` indices into ascending ``logs`` whose logs sum into [low, high].
+class OutOfTime(Exception):
+    """The budget ran out in the middle of a search of multisets."""
 
-    >>> list(_combos_in_window([-5, -1, 0], 2, -2, -1))
+
+class _Ticks:
+    """Counts the steps of a search and checks the budget every few thousand of them."""
+
+    def __init__(self, budget: Budget | None):
+        self.budget, self.steps = budget, 0
+
+    def __call__(self) -> None:
+        self.steps += 1
+        if self.budget is not None and self.steps % 4096 == 0 and self.budget.expired():
+            raise OutOfTime
+
+
+def _combos_in_window(
+    logs: list[int],
+    size: int,
+    low: int,
+    high: int,
+    tick: _Ticks,
+    start: int = 0,
+    total: int = 0,
+) -> Iterator[tuple[int, ...]]:
+    """Multisets of ``size`` indices into ascending ``logs`` whose logs sum into [low, high]
+    (``tick`` is called at every step, and may stop the search).
+
+    >>> list(_combos_in_window([-5, -1, 0], 2, -2, -1, _Ticks(None)))
     [(1, 1), (1, 2)]
     """
+    tick()
     if size == 0:
         if low <= total <= high:
             yield ()
@@ -274,7 +299,7 @@ def _combos_in_window(
             return
         if total + logs[level] + (size - 1) * logs[-1] < low:
             continue
-        for rest in _combos_in_window(logs, size - 1, low, high, level, total + logs[level]):
+        for rest in _combos_in_window(logs, size - 1, low, high, tick, level, total + logs[level]):
             yield (level, *rest)
 
 

@@ -13,6 +13,8 @@ optimal line of play and says why each choice is made, against the runner-up.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
 from allocator.games.crossfire.battle import Battle
@@ -121,7 +123,11 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
         budget=budget,
     )
     steps = explain_allocation(battle, line.allocation())
+    proven = defender.proven and attacker.proven
+    best = "Best" if proven else "Best found (not proven optimal)"
     value = describe_value(objective, line.value)
+    if not proven and objective == "take":
+        value = f"at least {value}"
 
     def against_runner_up(outcome: SolveOutcome, part: str) -> str:
         runner = outcome.choices.runner_up
@@ -134,11 +140,11 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
         )
 
     steps[1].text.append(
-        f"Best grouping for the defender: against the attacker's best answer, {value}."
+        f"{best} grouping for the defender: against the attacker's best answer, {value}."
         + against_runner_up(defender, "combats")
     )
     steps[4].text.append(
-        f"Best answer for the attacker: {value}." + against_runner_up(attacker, "attack")
+        f"{best} answer for the attacker: {value}." + against_runner_up(attacker, "attack")
     )
     if line.reallocate:
         moves = "; ".join(f"{s} to {t}" for s, t in line.reallocate.items())
@@ -148,12 +154,13 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
         fight = fight_answer(defender)
         steps[7].text.append(fight_sentence(fight))
         steps[7].text.append(why(defender))
+    label: Literal["optimal", "best found"] = "optimal" if proven else "best found"
     for step in steps:
         if step.status == "followed":
-            step.status = "optimal"
+            step.status = label
     return ExplainAnswer(
         title=battle.title,
-        mode="optimal",
+        mode=label,
         objective=objective,
         steps=steps,
         warnings=defender.warnings,

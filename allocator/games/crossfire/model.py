@@ -30,7 +30,13 @@ from allocator.core.budget import Budget
 from allocator.core.cpsat import cp_model
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules import FAMILIES
-from allocator.games.crossfire.rules.base import ATTACK, GROUPING, REALLOCATION, Family
+from allocator.games.crossfire.rules.base import (
+    ATTACK,
+    GROUPING,
+    REALLOCATION,
+    Family,
+    combat_names,
+)
 from allocator.games.crossfire.schema import Allocation
 
 __all__ = ["ATTACK", "GROUPING", "REALLOCATION", "RulesModel", "SlotNames", "new_solver"]
@@ -56,13 +62,10 @@ class SlotNames:
 
     @classmethod
     def for_proposal(cls, proposal: Sequence[str], slots: int) -> SlotNames:
+        """The proposal's names, then new ones as the player would write them (A, B, ...)."""
         names = list(proposal)
-        counter = 1
-        while len(names) < slots:
-            fresh = f"C{counter}"
-            counter += 1
-            if fresh not in names:
-                names.append(fresh)
+        fresh = (n for n in combat_names(len(names) + slots) if n not in names)
+        names += [next(fresh) for _ in range(slots - len(names))]
         return cls(names)
 
     def index(self, name: str) -> int | None:
@@ -135,6 +138,7 @@ class RulesModel:
             self.budget.check("the rules model")
 
     def new_bool(self, name: str) -> Literal:
+        self.tick()  # every family makes its variables here: a large model stops in time
         return self.model.NewBoolVar(name)
 
     def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:

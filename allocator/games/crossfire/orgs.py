@@ -2,7 +2,7 @@
 
 A force is a tree of units (battalion -> companies -> platoons); stands hang under their unit.
 A leader commands the unit he belongs to; "his troops" are the stands in its subtree. A
-crew-served weapon's *organisational unit* (docs/rules.md, Organisation) is its company when
+crew-served weapon's *organisational unit* (docs/rules.md, rule 2a) is its company when
 it belongs to a rifle company, the company's own HQ included; the battalion when it belongs to
 the battalion HQ, the support company or an attached unit; and the whole force when no
 company or battalion is above it (an attached unit at the top of the force's tree).

@@ -30,6 +30,10 @@ GAME = "crossfire"
 DEFAULT_RANGE = (-10, 10)
 
 
+#: How each kind of profile value is named to a player.
+_KINDS = {bool: "true or false", int: "a whole number", str: "a word"}
+
+
 class ProfileValue(BaseModel):
     """One value of a profile, with whether it is verified and where it comes from."""
 
@@ -46,7 +50,7 @@ class ProfileValue(BaseModel):
     def allowed(self, new: int | bool | str) -> str | None:
         """Why ``new`` cannot replace this value (None: it can)."""
         if type(new) is not type(self.value):
-            return f"must be a {type(self.value).__name__}, not {excerpt(new)}"
+            return f"must be {_KINDS[type(self.value)]}, not {excerpt(new)}"
         if self.choices and new not in self.choices:
             return f"must be one of {', '.join(self.choices)}, not {excerpt(new)}"
         if isinstance(new, int) and not isinstance(new, bool):

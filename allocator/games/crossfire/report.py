@@ -83,6 +83,8 @@ def render_check(console: Console, battle: Battle, answer: CheckAnswer) -> None:
     if answer.completion is not None:
         console.print()
         console.print(allocation_table(battle, answer.completion, "One legal way to finish it"))
+    if answer.cut_short is not None:
+        console.print(f"\n[yellow]Not finished in time[/]: {safe(answer.cut_short)}")
     if answer.odds is not None:
         console.print()
         render_round(console, answer.odds, "The odds of this round")
@@ -136,13 +138,14 @@ def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
     console.print(odds_table(answer.combats, "Odds of the first round"))
     exact = answer.value_exact
     shown = (
-        f"{fraction_text(exact)} ({signed(exact, 4)} stands)"
+        f"{fraction_text(exact)} ({signed(exact, 3)} stands)"
         if answer.objective == "exchange"
         else odds_text(exact)
     )
+    proven_count = answer.alternatives_complete and answer.status == "optimal"
     console.print(
         f"Value: {shown}. Other allocations of equal value (interchangeable stands swapped "
-        f"count once): {'' if answer.alternatives_complete else 'at least '}{answer.alternatives}.",
+        f"count once): {'' if proven_count else 'at least '}{answer.alternatives}.",
         highlight=False,
     )
     console.print(safe(answer.why), highlight=False)
@@ -154,10 +157,11 @@ def render_fight(console: Console, answer: SolveAnswer) -> None:
     """The whole fight: the chance of taking the building, the losses, how it ends."""
     fight = answer.fight
     assert fight is not None
-    if fight.bounds is not None:
+    if fight.outcomes is None:  # the search was cut short: only the bounds are known
         console.print(safe(fight_sentence(fight)), highlight=False)
         return
-    console.print(f"[bold]The whole fight[/]: {safe(fight_sentence(fight))}", highlight=False)
+    console.print("[bold]The whole fight[/]")
+    console.print(safe(fight_sentence(fight)), highlight=False)
     table = Table(title="How the fight ends", title_justify="left")
     for column in ("attackers left", "defenders left", "probability"):
         table.add_column(column, justify="right")
@@ -199,26 +203,32 @@ def render_simulation(console: Console, answer: SimulateAnswer) -> None:
 
 
 def render_trials(console: Console, answer: TrialsAnswer) -> None:
-    table = Table(title=f"{answer.trials} rolls of the first round", title_justify="left")
+    table = Table(title=f"{answer.trials:,} rolls of the first round", title_justify="left")
     for column in ("combat", "attacker won", "exact odds"):
         table.add_column(column)
     for c in answer.combats:
-        table.add_row(safe(c.name), percent(c.attacker_win_rate, 2), percent(c.p_attacker_wins, 2))
-    table.add_row("every combat", percent(answer.sweep_rate, 2), percent(answer.p_sweep, 2))
+        table.add_row(
+            safe(c.name), percent(c.attacker_win_rate, 2), odds_text(c.p_attacker_wins_exact)
+        )
+    table.add_row("every combat", percent(answer.sweep_rate, 2), odds_text(answer.p_sweep_exact))
     console.print(table)
-    if answer.take_rate is not None and answer.p_take is not None:
+    if answer.take_rate is not None and answer.p_take_exact is not None:
+        how_long = "to the end" if answer.rounds is None else f"for {answer.rounds} rounds at most"
         console.print(
-            f"Whole fights played to the end, both sides at their best: the attacker took the "
+            f"Whole fights played {how_long}, both sides at their best: the attacker took the "
             f"building in {percent(answer.take_rate, 2)} of them; the exact chance is "
-            f"{odds_text(answer.p_take)}.",
+            f"{odds_text(answer.p_take_exact)}.",
             highlight=False,
         )
+    if answer.note is not None:
+        console.print(f"[yellow]{safe(answer.note[0].upper() + answer.note[1:])}.[/]")
     console.print(f"[dim]Seed {answer.seed}: `--seed {answer.seed}` rolls these dice again.[/]")
 
 
 STATUS_STYLE = {
     "followed": "green",
     "optimal": "green",
+    "best found": "yellow",
     "broken": "red",
     "not given": "dim",
     "not reached": "dim",
@@ -230,6 +240,11 @@ def render_explain(console: Console, answer: ExplainAnswer) -> None:
     warnings(console, answer.warnings)
     if answer.mode == "optimal":
         console.print(f"No allocation in the file: the optimal line of play ({answer.objective}).")
+    elif answer.mode == "best found":
+        console.print(
+            f"No allocation in the file: the best line of play found in the time limit "
+            f"({answer.objective}), not proven optimal."
+        )
     for step in answer.steps:
         style = STATUS_STYLE.get(step.status, "white")
         console.print(f"\n[bold]{step.title}[/] [{style}]({step.status})[/]", highlight=False)

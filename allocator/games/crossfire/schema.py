@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Strict as PydanticStrict
 
 from allocator.core.exact import Exact
 
@@ -28,6 +29,11 @@ Text = Annotated[str, StringConstraints(max_length=5000)]
 #: A coordinate on the table, in the scenario's stand widths (a table is a few hundred wide).
 Coordinate = Annotated[float, Field(ge=-1e6, le=1e6, allow_inf_nan=False)]
 Position = tuple[Coordinate, Coordinate]
+
+
+#: A whole number or a true/false as written: never `true` read as 1, nor "yes" as true.
+Whole = Annotated[int, PydanticStrict()]
+YesNo = Annotated[bool, PydanticStrict()]
 
 
 class Strict(BaseModel):
@@ -82,11 +88,14 @@ class Stand(Strict):
     unit: Id = Field(
         description="The unit the stand belongs to; a leader's is the unit he commands."
     )
-    rating: int | None = Field(
-        default=None, ge=0, le=3, description="A leader's command rating (+0..+2, Commissar +2)."
+    rating: Whole | None = Field(
+        default=None,
+        ge=0,
+        le=3,
+        description="A leader's command rating, 0 to 3 (most leaders +0..+2, a Commissar +2).",
     )
     quality: Quality = Quality.regular
-    suppressed: bool = False
+    suppressed: YesNo = False
     position: Position | None = Field(
         default=None,
         description="Where the stand's centre is on the table (x, y), in the scenario's "
@@ -102,9 +111,9 @@ class PresentStand(Strict):
     """A stand taken from an organisation file, with the fields that differ at this table."""
 
     id: Id
-    rating: int | None = Field(default=None, ge=0, le=3)
+    rating: Whole | None = Field(default=None, ge=0, le=3)
     quality: Quality | None = None
-    suppressed: bool | None = None
+    suppressed: YesNo | None = None
     near: list[Id] | None = None
     position: Position | None = None
 
@@ -127,7 +136,7 @@ class Force(Strict):
 
 class Building(Strict):
     name: Name = "Building"
-    capacity: int = Field(
+    capacity: Whole = Field(
         default=2, ge=1, le=100, description="Squads and crew-served weapons it holds (B1, B2)."
     )
 
@@ -149,8 +158,12 @@ class Allocation(Strict):
 class Expect(Strict):
     """What a worked scenario demonstrates; the test suite holds the tool to it."""
 
-    legal: bool
+    legal: YesNo
     rules: list[str] = Field(default_factory=list, description="Rule ids the check must report.")
+    stands: dict[str, list[Id]] = Field(
+        default_factory=dict,
+        description="For a rule of `rules`: every stand its violations name, together.",
+    )
     totals: dict[Id, tuple[int, int]] = Field(
         default_factory=dict,
         description="For a complete legal allocation: each combat's (attacker, defender) totals.",
@@ -181,10 +194,10 @@ class Scenario(Strict):
         description="A shipped profile's name, a path (relative to this file) to a profile of "
         "your own, or a base with overrides.",
     )
-    round: int = Field(
+    round: Whole = Field(
         default=1, ge=1, le=1000, description="Round of the fight (7b); later rounds differ."
     )
-    surprise: bool = Field(
+    surprise: YesNo = Field(
         default=False, description="Hidden defenders who have not fired surprise the attacker."
     )
     stand_width: float = Field(

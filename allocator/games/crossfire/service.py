@@ -70,11 +70,11 @@ def answer_of(outcome: SolveOutcome) -> SolveAnswer:
         allocation=outcome.line.allocation(),
         combats=[c.answer() for c in outcome.odds],
         alternatives=outcome.choices.alternatives,
-        alternatives_complete=outcome.choices.complete,
+        alternatives_complete=outcome.choices.complete and outcome.proven,
         runner_up=None if runner is None else line_answer(runner),
         why=why(outcome),
         warnings=outcome.warnings,
-        note=None if outcome.proven else not_proven_note(outcome.bounds),
+        note=None if outcome.proven else not_proven_note(outcome.bounds, outcome.objective),
         fight=None if outcome.objective != "take" else fight_answer(outcome),
     )
 
@@ -84,15 +84,9 @@ def fight_answer(outcome: SolveOutcome) -> FightAnswer:
     fight = outcome.fight
     one_round = None if outcome.one_round is None else ExactValue.of(outcome.one_round)
     if fight is None:
-        low, high = outcome.bounds or (Fraction(0), Fraction(1))
         return FightAnswer(
-            p_attacker_takes=low,
-            p_defender_holds=1 - high,
-            expected_rounds=0.0,
-            expected_stands_lost={"attacker": 0.0, "defender": 0.0},
-            outcomes=[],
             states=outcome.searched,
-            bounds=outcome.bounds,
+            bounds=outcome.bounds or (Fraction(0), Fraction(1)),
             one_round=one_round,
         )
     return FightAnswer(
@@ -136,7 +130,8 @@ def trials_answer(
     seed: int | None = None,
     objective: str = "sweep",
     time_limit: float | None = None,
+    rounds: int | None = None,
 ) -> TrialsAnswer:
     from allocator.games.crossfire.simulate import trials
 
-    return trials(battle, count, seed, objective, time_limit)
+    return trials(battle, count, seed, objective, time_limit, rounds)

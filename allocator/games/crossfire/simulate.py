@@ -217,15 +217,19 @@ def trials(
 ) -> TrialsAnswer:
     """Empirical rates over ``count`` plays: each combat of the first round, every combat won,
     and for ``take`` the whole fight played to its end (both sides at their best)."""
+    from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
+
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
-    allocation_of = Plan(battle, objective, time_limit, rounds)
+    budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
+    allocation_of = Plan(battle, objective, budget.remaining(), rounds)
     first = allocation_of(battle, 1)
     odds = round_odds(battle, first.combats or {}, first.attack or {}, first.reallocate or {})
     wins = dict.fromkeys((c.name for c in odds), 0)
-    sweeps = takes = 0
+    sweeps = takes = played = 0
     longest = rounds or default_limits().max_rounds
-    for _ in range(count):
+    while played < count and not (played and played % 64 == 0 and budget.expired()):
+        played += 1
         if objective == "take":
             history, _, winner = play(battle, longest, rng, allocation_of)
             results = [c.winner for c in history[0].combats]
@@ -236,20 +240,30 @@ def trials(
             wins[combat.name] += winner_of == "attacker"
         sweeps += all(w == "attacker" for w in results)
     take = allocation_of.take
+    p_sweep = sweep(odds)
     return TrialsAnswer(
-        trials=count,
+        trials=played,
+        asked=count,
         seed=seed,
         objective=objective,
+        rounds=rounds,
         combats=[
             TrialCombat(
                 name=c.name,
-                attacker_win_rate=wins[c.name] / count,
+                attacker_win_rate=wins[c.name] / played,
                 p_attacker_wins=float(c.p_attacker_wins),
+                p_attacker_wins_exact=c.p_attacker_wins,
             )
             for c in odds
         ],
-        sweep_rate=sweeps / count,
-        p_sweep=float(sweep(odds)),
-        take_rate=None if take is None else takes / count,
-        p_take=take,
+        sweep_rate=sweeps / played,
+        p_sweep=float(p_sweep),
+        p_sweep_exact=p_sweep,
+        take_rate=None if take is None else takes / played,
+        p_take=None if take is None else float(take),
+        p_take_exact=take,
+        note=None
+        if played == count
+        else f"the time limit ({budget.seconds:g} s) ended the trials after {played:,} of "
+        f"{count:,}: give more time with --time-limit",
     )

@@ -5,7 +5,7 @@ walkthrough all take them from here.
 
 >>> from fractions import Fraction
 >>> describe_value("sweep", Fraction(13, 16))
-'a 81.3% chance that the attacker wins every combat'
+'an 81.3% chance that the attacker wins every combat'
 >>> describe_changes({"A": ["d1", "h1"], "B": ["d2"]}, {"A": ["d1"], "B": ["d2", "h1"]})
 'h1 in B instead of A'
 """
@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.exact import fraction_text
-from allocator.core.text import percent, signed
+from allocator.core.text import article, percent, signed
 from allocator.games.crossfire.answers import CombatAnswer, FightAnswer, RoundAnswer
 
 if TYPE_CHECKING:
@@ -27,10 +27,11 @@ NOT_PROVEN = "best found, not proven optimal (the time limit stopped the search)
 
 def describe_value(objective: str, value: Fraction) -> str:
     """A value in words (all values are the attacker's: the defender wants them low)."""
+    chance = f"{article(percent(value))} {percent(value)} chance that the attacker"
     if objective == "sweep":
-        return f"a {percent(value)} chance that the attacker wins every combat"
+        return f"{chance} wins every combat"
     if objective == "take":
-        return f"a {percent(value)} chance that the attacker takes the building"
+        return f"{chance} takes the building"
     return f"an expected exchange of {signed(value, 3)} stands in the attacker's favour"
 
 
@@ -53,9 +54,18 @@ def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) ->
     return "; ".join(moves[:4]) + ("; ..." if len(moves) > 4 else "") or "a symmetric split"
 
 
-def not_proven_note(bounds: tuple[Fraction, Fraction] | None) -> str:
+#: What the value of a time-limited whole fight is.
+AT_LEAST = (
+    "for the whole fight the value is what this line gives the attacker at least (the states "
+    "of the fight not searched in time counted as held)"
+)
+
+
+def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: str = "sweep") -> str:
     """What a time-limited answer is, and what it depends on."""
     note = f"{NOT_PROVEN}; another machine, or a longer limit, may find a different line"
+    if objective == "take":
+        note += f"; {AT_LEAST}"
     if bounds is not None:
         low, high = bounds
         note += f"; the optimum lies between {fraction_text(low)} and {fraction_text(high)}"
@@ -69,7 +79,11 @@ def why(outcome: SolveOutcome) -> str:
     value = describe_value(objective, line.value)
     runner = outcome.choices.runner_up
     if not outcome.proven:
-        sentence = f"Best found for the {side} ({NOT_PROVEN}): {value}."
+        at_least = "at least " if objective == "take" else ""
+        sentence = (
+            f"Best found for the {side}, not proven optimal (the time limit stopped the "
+            f"search): {at_least}{value}."
+        )
     elif runner is None:
         sentence = (
             f"Best for the {side}: {value}; every other choice is as good."
@@ -124,17 +138,18 @@ def round_sentence(odds: RoundAnswer) -> str:
 
 def fight_sentence(fight: FightAnswer) -> str:
     """The whole fight in a sentence: the chance of taking the building, its length, the losses."""
-    if fight.bounds is not None:
-        low, high = fight.bounds
+    taken, held = fight.p_attacker_takes, fight.p_defender_holds
+    rounds, lost = fight.expected_rounds, fight.expected_stands_lost
+    if taken is None or held is None or rounds is None or lost is None:  # cut short
+        low, high = fight.bounds or (Fraction(0), Fraction(1))
         return (
             "Over the whole fight the chance that the attacker takes the building lies between "
             f"{odds_text(low)} and {odds_text(high)} (the search was stopped by the time limit)."
         )
-    lost = fight.expected_stands_lost
     return (
         f"Over the whole fight, both sides playing every round at their best, the attacker takes "
-        f"the building with probability {odds_text(fight.p_attacker_takes)} and the defender "
-        f"holds it with {odds_text(fight.p_defender_holds)}; the fight lasts "
-        f"{fight.expected_rounds:.2f} rounds on average, and the attacker loses "
+        f"the building with probability {odds_text(taken)} and the defender "
+        f"holds it with {odds_text(held)}; the fight lasts "
+        f"{rounds:.2f} rounds on average, and the attacker loses "
         f"{lost['attacker']:.2f} stands, the defender {lost['defender']:.2f}."
     )

@@ -1,4 +1,4 @@
-"""Percentile close assault: the seed's procedure as a state machine with exact chances.
+"""Percentile close assault: the procedure of the rules as a state machine with exact chances.
 
 Eligibility (distance by scale and terrain), the defender's own assault orders (d100 over 50),
 then the AFV branch (defensive machine-gun fire, the infantry's anti-tank weapons, the Infantry

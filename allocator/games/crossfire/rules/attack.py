@@ -177,7 +177,8 @@ def _check_membership(battle: Battle, attack: Mapping[str, Sequence[str]]) -> It
     missing = [s for s in battle.attacker.ids(Role.squad) if s not in seen]
     if missing:
         yield _RULE["4e"].breach(
-            f"Attacking squads {names(missing)} are not allocated: every attacking squad goes "
+            f"{'Attacking squad' if len(missing) == 1 else 'Attacking squads'} {names(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not allocated: every attacking squad goes "
             "to a combat.",
             missing,
         )

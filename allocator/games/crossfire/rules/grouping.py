@@ -229,8 +229,10 @@ def _headed_violations(
     if not troops and not leaders and roles[Role.noncombatant] and _anyone_to_join(battle):
         found.append(
             _RULE["3a"].breach(
-                f"{names(roles[Role.noncombatant])} form combat {name} on their own: FOs and "
-                "snipers join a combat that is already formed.",
+                f"{names(roles[Role.noncombatant])} "
+                f"{'forms' if len(roles[Role.noncombatant]) == 1 else 'form'} combat {name} "
+                "without a squad, weapon or leader: FOs and snipers join a combat that is "
+                "already formed.",
                 roles[Role.noncombatant],
             )
         )

@@ -1,7 +1,7 @@
 """Step 7, resolution: 7a (each combat rolled, the loser's stands removed) and 7b (repeat).
 
 The numbers of a roll are the profile's (:mod:`allocator.games.crossfire.odds`); the whole fight
-of 7b is searched by :mod:`allocator.games.crossfire.search.fight`.
+of 7b is searched by :mod:`allocator.games.crossfire.search.game`.
 
 >>> [r.id for r in RULES]
 ['7a', '7b']

@@ -191,60 +191,41 @@ class Engine:
     ) -> list[np.ndarray]:
         """The value of every attack on every grouping (step 6 at the defender's best).
 
-        Groupings with the same number of combats share their attacks, and are valued together.
-        With ``partial``, the time limit may stop it between such batches: the groupings not
-        valued then keep no values, and :attr:`RoundLines.complete` says so.
+        With ``partial``, the time limit may stop it between groupings (never before the
+        first): the groupings not valued then keep no values, and :attr:`RoundLines.complete`
+        says so.
         """
         if lines.values is not None:
             return lines.values
         later = None if rounds is None else rounds - 1
         values: list[np.ndarray] = [np.empty(0)] * len(lines.groupings)
-        sizes: dict[int, list[int]] = {}
-        for g, grouping in enumerate(lines.groupings):
-            sizes.setdefault(len(grouping.comps), []).append(g)
-        for batch, same in enumerate(sizes.values()):
-            if partial and batch and self.budget.expired():
+        for g in range(len(lines.groupings)):
+            if partial and g and self.budget.expired():
                 lines.complete = False
                 break
-            attacks = lines.attacks[same[0]]
-            found = np.full((len(same), attacks.size), -1.0)
-            full = attacks.full
-            if full.any():
-                found[:, full] = self._full_values(lines, same, attacks, full, later)
-            for a in np.flatnonzero(~full):
-                for row, g in enumerate(same):
-                    options = self.reallocation_values(lines, g, int(a), later)
-                    found[row, a] = min(value for _, value in options)
-            for row, g in enumerate(same):
-                values[g] = found[row]
+            values[g] = self._grouping_values(lines, g, later)
         lines.values = values
         return values
 
-    def _full_values(
-        self,
-        lines: RoundLines,
-        same: list[int],
-        attacks: AttackSet,
-        rows: np.ndarray,
-        later: int | None,
-    ) -> np.ndarray:
-        """(groupings, attacks) values of the attacks that oppose every combat."""
-        chosen = np.flatnonzero(rows)
-        found = np.empty((len(same), len(chosen)))
-        for row, g in enumerate(same):
-            grouping = lines.groupings[g]
-            d_stands = np.array([s.stands for s in grouping.stats])
-            for start in range(0, len(chosen), BATCH):
-                part = chosen[start : start + BATCH]
-                found[row, start : start + len(part)] = self._values(
-                    lines.index,
-                    self.odds.floats(attacks, part, grouping.stats),
-                    np.broadcast_to(grouping.offsets, (len(part), len(grouping.offsets))),
-                    attacks.offsets[part],
-                    np.broadcast_to(d_stands, (len(part), len(d_stands))),
-                    attacks.stands[part],
-                    later,
-                )
+    def _grouping_values(self, lines: RoundLines, g: int, later: int | None) -> np.ndarray:
+        """The value of every attack on grouping ``g``."""
+        attacks, grouping = lines.attacks[g], lines.groupings[g]
+        found = np.full(attacks.size, -1.0)
+        full = np.flatnonzero(attacks.full)
+        d_stands = np.array([s.stands for s in grouping.stats])
+        for start in range(0, len(full), BATCH):  # the attacks that oppose every combat
+            part = full[start : start + BATCH]
+            found[part] = self._values(
+                lines.index,
+                self.odds.floats(attacks, part, grouping.stats),
+                np.broadcast_to(grouping.offsets, (len(part), len(grouping.offsets))),
+                attacks.offsets[part],
+                np.broadcast_to(d_stands, (len(part), len(d_stands))),
+                attacks.stands[part],
+                later,
+            )
+        for a in np.flatnonzero(~attacks.full):
+            found[a] = min(value for _, value in self.reallocation_values(lines, g, int(a), later))
         return found
 
     def reallocation_values(
@@ -306,7 +287,9 @@ class Engine:
             return np.asarray(known[inverse.reshape(children.shape)])
         values = np.array(self.values[children])
         missing = np.isnan(values)
-        if missing.any():
+        if missing.any() and self.unknown_as is not None:  # the terminal states are all known
+            values[missing] = self.unknown_as
+        elif missing.any():
             unique, inverse = np.unique(children[missing], return_inverse=True)
             found = np.array([self.value(int(child), later) for child in unique])
             values[missing] = found[inverse]

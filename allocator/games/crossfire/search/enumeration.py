@@ -39,6 +39,8 @@ from allocator.games.crossfire.search.classes import Classes
 #: Up to this many states the fight's values live in a dense array, beyond in a dictionary.
 DENSE_LIMIT = 4_000_000
 #: The enumeration's bounds: beyond them a search must use CP-SAT (:class:`TooManyLines`).
+#: States of a fight are numbered in 64-bit integers.
+STATES = 2**62
 GROUPINGS_TRIED = 20_000
 SPREADS = 2_000_000
 ATTACKS = 2_000_000
@@ -72,6 +74,8 @@ class Space:
         self.d_stride = _strides(self.d_radix, self.a_size)
         self.a_stride = _strides(self.a_radix, 1)
         self.fighting = [c.fights for c in classes.attacker]
+        if self.size > STATES:
+            raise TooManyLines(f"{self.size:,} states of the fight")
 
     @property
     def size(self) -> int:

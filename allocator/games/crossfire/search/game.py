@@ -8,7 +8,7 @@ rest) is valued exactly, so ties and the runner-up are decided with fractions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -32,6 +32,8 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line
 
 #: The most lines of the first round the enumeration values (beyond, CP-SAT searches).
 LINES = 40_000_000
+#: Seconds each pass of the bounds may take once the time limit has stopped the search.
+BOUNDS_SECONDS = 0.2
 
 
 @dataclass
@@ -106,7 +108,8 @@ class RootGame:
             raise OutOfTime
         if self.given is None:
             groupings = _ranked(
-                {g: float(values[g].max()) for g in valued},
+                valued,
+                np.array([values[g].max() for g in valued]),
                 lambda g: e.exact_grouping(self.lines, g, rounds)[0],
                 low=True,
             )
@@ -122,7 +125,8 @@ class RootGame:
         else:
             rows = values[g]
             attacks = _ranked(
-                dict(enumerate(float(v) for v in rows)),
+                range(len(rows)),
+                rows,
                 lambda a: e.exact_attack(self.lines, g, a, later, float(rows[a]))[0],
                 low=False,
             )
@@ -202,28 +206,35 @@ class RootGame:
     # --- when the time limit stops the search -----------------------------------------------------
 
     def bounded(self, side: str) -> GameOutcome:
-        """The best line found and bounds of the optimum, from the states searched in time."""
+        """The best line found and bounds of the optimum, from the states searched in time.
+
+        Each bound takes one pass over the first round's lines (unsearched states counted as 0,
+        then 1), itself given :data:`BOUNDS_SECONDS`: a pass cut short bounds the optimum from
+        the groupings it reached, or (the lower bound) not at all.
+        """
         e = self.engine
-        bounds = []
+        passes = []
         for assume in (0.0, 1.0):
             e.unknown_as = assume
-            self.lines.values = None
-            bounds.append(e.line_values(self.lines, e.rounds))
-        low, high = bounds
-        top_high = [float(v.max()) if len(v) else 1.0 for v in high]
-        g = int(np.argmin(top_high)) if side == "defender" and self.given is None else 0
+            e.budget = Budget(BOUNDS_SECONDS)
+            self.lines.values, self.lines.complete = None, True
+            passes.append((e.line_values(self.lines, e.rounds, partial=True), self.lines.complete))
+        (low, low_complete), (high, _) = passes
+        valued = [g for g in range(len(high)) if len(high[g]) and len(low[g])]
+        top_high = {g: float(high[g].max()) for g in valued}
+        g = (
+            min(valued, key=top_high.__getitem__)
+            if side == "defender" and self.given is None
+            else 0
+        )
         a = int(np.argmax(low[g]))
-        lo = min(float(v.max()) for v in low if len(v))
-        hi = min(top_high)
+        bounds = None
+        if low_complete:
+            lo = min(float(v.max()) for v in low if len(v))
+            bounds = (_outward(lo, down=True), _outward(min(top_high.values()), down=False))
         value = _outward(float(low[g][a]), down=True)
         line = self._line(value, Policy(Option(g, a, self._finals(g, a)), value, []))
-        return GameOutcome(
-            line,
-            Choices(0, False, None),
-            False,
-            e.states,
-            bounds=(_outward(lo, down=True), _outward(hi, down=False)),
-        )
+        return GameOutcome(line, Choices(0, False, None), False, e.states, bounds=bounds)
 
     def _finals(self, g: int, a: int) -> tuple[Counts, ...] | None:
         attacks = self.lines.attacks[g]
@@ -318,19 +329,20 @@ class Ranked:
     runner: int | None
 
 
-def _ranked(floats: dict[int, float], exact: Callable[[int], Fraction], low: bool) -> Ranked:
+def _ranked(
+    choices: Sequence[int], floats: np.ndarray, exact: Callable[[int], Fraction], low: bool
+) -> Ranked:
     """Rank choices by float, deciding the best, its equals and the runner-up exactly."""
-    sign = 1 if low else -1
-    order = sorted(floats, key=lambda i: (sign * floats[i], i))
-    top = floats[order[0]]
-    near = [i for i in order if abs(floats[i] - top) <= 2 * EPSILON]
-    rest = [i for i in order if abs(floats[i] - top) > 2 * EPSILON]
-    if rest:
-        second = floats[rest[0]]
-        near += [i for i in rest if abs(floats[i] - second) <= 2 * EPSILON]
-    values = {i: exact(i) for i in near}
+    ids = np.asarray(choices)
+    keyed = floats if low else -floats
+    order = np.lexsort((ids, keyed))  # by value, then by choice
+    near = np.abs(keyed - keyed[order[0]]) <= 2 * EPSILON
+    if not near.all():
+        near |= np.abs(keyed - keyed[~near].min()) <= 2 * EPSILON
+    candidates = [int(ids[i]) for i in order[near[order]]]
+    values = {i: exact(i) for i in candidates}
     best_value = min(values.values()) if low else max(values.values())
-    best = next(i for i in order if i in values and values[i] == best_value)
+    best = next(i for i in candidates if values[i] == best_value)
     same = sum(1 for v in values.values() if v == best_value) - 1
     worse = [i for i in values if values[i] != best_value]
     runner = None

@@ -237,7 +237,9 @@ def _any_legal_line(
     from allocator.games.crossfire.check import nearest_legal
     from allocator.games.crossfire.search.lines import evaluate
 
-    allocation = nearest_legal(battle, Allocation(combats=given), depth=3, budget=budget)
+    allocation = nearest_legal(
+        battle, Allocation(combats=given), depth=3, budget=budget, what="a line of play"
+    )
     if allocation is None:
         raise TimeLimitError(budget.seconds or 0.0)
     combats, attack = allocation.combats or {}, allocation.attack or {}

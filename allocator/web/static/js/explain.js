@@ -10,6 +10,7 @@ import {oddsBar, ruleLink, warningsList, withRuleLinks} from "./show.js";
 const STATUS_WORDS = {
   followed: "Your allocation follows this step.",
   optimal: "The best line of play, for both sides.",
+  "best found": "The best line found in the time limit (not proven optimal).",
   broken: "Your allocation breaks this step.",
   "not given": "Not placed yet.",
   "not reached": "Not reached yet.",
@@ -34,10 +35,11 @@ async function explain() {
   fill(result, el("p", {class: "note", text: "Walking through the steps…"}));
   try {
     const answer = await api("/api/explain", {body: scenarioWith(builtSoFar())});
-    const mode = answer.mode === "optimal"
-      ? `Nothing placed yet, so this is the best line of play for both sides ` +
-        `(the attacker's aim: ${AIMS[answer.objective]}).`
-      : "Your allocation, step by step.";
+    const mode = answer.mode === "check"
+      ? "Your allocation, step by step."
+      : `Nothing placed yet, so this is the best line of play ` +
+        `${answer.mode === "optimal" ? "" : "found in the time limit (not proven optimal) "}` +
+        `for both sides (the attacker's aim: ${AIMS[answer.objective]}).`;
     fill(result,
       el("p", {class: "explain-mode", text: mode}),
       warningsList(answer.warnings),

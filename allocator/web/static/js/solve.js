@@ -40,31 +40,37 @@ function outcomeBar(exact) {
 /** The whole fight under both sides' best play: the chance of taking the building, the
  * expected losses, and how the fight ends. */
 function fightPanel(fight) {
+  const known = fight.p_attacker_takes !== undefined;  // left out when the search was cut short
   const bar = el("span", {class: "odds-attacker"});
-  bar.style.width = `${ratio(fight.p_attacker_takes) * 100}%`;
+  bar.style.width = `${ratio(known ? fight.p_attacker_takes : fight.bounds[0]) * 100}%`;
   const lost = fight.expected_stands_lost;
+  const outcomes = fight.outcomes || [];
   return el("section", {class: "fight", "aria-label": "The whole fight"},
     el("h3", {text: "The whole fight, both sides playing their best every round"}),
-    el("p", {class: "fight-odds", "data-testid": "fight-odds",
-      "data-exact": fight.p_attacker_takes},
-    el("strong", {text: "The attacker takes the building: "}),
-    el("span", {class: "exact", text: share(fight.p_attacker_takes)}),
-    "; the defender holds it: ",
-    el("span", {class: "exact", text: share(fight.p_defender_holds)}), "."),
-    el("div", {class: "odds-track", role: "img",
-      "aria-label": `attacker takes the building ${percent(fight.p_attacker_takes)}`}, bar),
+    known
+      ? el("p", {class: "fight-odds", "data-testid": "fight-odds",
+        "data-exact": fight.p_attacker_takes},
+      el("strong", {text: "The attacker takes the building: "}),
+      el("span", {class: "exact", text: share(fight.p_attacker_takes)}),
+      "; the defender holds it: ",
+      el("span", {class: "exact", text: share(fight.p_defender_holds)}), ".")
+      : null,
+    known
+      ? el("div", {class: "odds-track", role: "img",
+        "aria-label": `attacker takes the building ${percent(fight.p_attacker_takes)}`}, bar)
+      : null,
     fight.bounds
       ? el("p", {class: "note", "data-testid": "fight-bounds"},
         `The search was cut short: the optimum lies between ${share(fight.bounds[0])} and ` +
         `${share(fight.bounds[1])}.`)
       : null,
-    fight.outcomes.length ? el("p", {"data-testid": "fight-losses"},
+    outcomes.length ? el("p", {"data-testid": "fight-losses"},
       `Expected losses: the attacker ${decimal(lost.attacker)} stands, the defender ` +
       `${decimal(lost.defender)} stands, over ${decimal(fight.expected_rounds)} rounds on average.`)
       : null,
-    fight.outcomes.length ? el("table", {class: "outcomes", "data-testid": "fight-outcomes"},
+    outcomes.length ? el("table", {class: "outcomes", "data-testid": "fight-outcomes"},
       el("caption", {text: "How the fight ends"}),
-      el("tbody", {}, fight.outcomes.map((outcome) => el("tr", {
+      el("tbody", {}, outcomes.map((outcome) => el("tr", {
         "data-testid": "fight-outcome", class: outcome.defender_left ? "held" : "taken",
       },
       el("th", {scope: "row", text: outcomeText(outcome)}),

@@ -1,0 +1,295 @@
+"""Hostile input through every Crossfire command and endpoint: one clear line or a safe answer.
+
+The corpus under ``tests/data/hostile/`` holds the files an attacker (or a careless editor)
+writes; ``expect.yaml`` says which each command must refuse, and with which words. Hypothesis
+then mangles a shipped scenario's text at random and runs the result through a random command.
+Either way: exit 0 (1 for ``check``) with an answer, or exit 2 or 3 with one ``error:`` line on
+stderr and nothing on stdout; never a traceback, never a control character from the input on the
+terminal. Times and peak memory of the same runs in processes of their own are printed by
+``bench/bench_hostile.py``; here each such run must stay under 1 GiB.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from contract import BAD_INPUT, answered, assert_clean, refusal, refused
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from allocator.cli.app import app
+from allocator.core.library import folder
+from allocator.core.limits import default_limits
+
+CORPUS = Path(__file__).resolve().parent / "data" / "hostile"
+EXPECT: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expect.yaml").read_text("utf-8"))
+#: Every Crossfire command that reads a scenario, as it is run on the corpus.
+COMMANDS = {
+    "check": ["check"],
+    "check-json": ["check", "--json"],
+    "explain": ["explain", "--time-limit", "2"],
+    "solve-attacker": ["solve", "--side", "attacker", "--time-limit", "2"],
+    "solve-take-json": [
+        "solve",
+        "--side",
+        "defender",
+        "--objective",
+        "take",
+        "--time-limit",
+        "2",
+        "--json",
+    ],
+    "simulate": ["simulate", "--seed", "1", "--time-limit", "2"],
+    "trials-json": ["simulate", "--trials", "50", "--seed", "1", "--time-limit", "2", "--json"],
+}
+#: The answer of a complete allocation can still be refused: simulate needs one (exit 2).
+NEEDS_COMPLETE = {"simulate", "trials-json"}
+LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
+runner = CliRunner()
+
+
+def arguments(command: str, path: Path) -> list[str]:
+    name, *options = COMMANDS[command]
+    return [name, str(path), *options]
+
+
+def run(command: str, path: Path) -> Any:
+    return runner.invoke(app, arguments(command, path))
+
+
+def test_the_corpus_and_its_expectations_match() -> None:
+    assert sorted(EXPECT) == sorted(p.name for p in CORPUS.iterdir() if p.name != "expect.yaml")
+    assert all(set(entry) in ({"refused"}, {"accepted"}) for entry in EXPECT.values())
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_every_command_keeps_the_contract_on_the_corpus(name: str, command: str) -> None:
+    path = CORPUS / name
+    result = run(command, path)
+    if "refused" in EXPECT[name]:
+        line = refused(result, str(path), *EXPECT[name]["refused"])
+        assert len(line) < 400, "a refusal quotes a short excerpt, never the input"
+        return
+    if command in NEEDS_COMPLETE and result.exit_code == BAD_INPUT:
+        refused(result, str(path), "complete allocation")
+        return
+    answered(result, check=command.startswith("check"))
+    if command.endswith("json") and result.exit_code in (0, 1):
+        json.loads(result.stdout)
+
+
+def test_markup_in_a_file_is_printed_as_written() -> None:
+    result = run("explain", CORPUS / "rich-markup.yaml")
+    words = " ".join(result.stdout.split())
+    assert ":smile: :x: [/x] [link=file:///etc/passwd]click[/link] [bold red]loud[/]" in words
+    assert "[/] [link=https://example.com]house[/link] holds" in words
+
+
+def test_escape_sequences_in_a_file_are_stripped() -> None:
+    for command in ("check", "explain", "solve-attacker"):
+        result = run(command, CORPUS / "escape-sequences.yaml")
+        answered(result, check=command == "check")
+        assert "pwned" in result.stdout  # the words stay, the escape characters go
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text("title: " + "x" * (default_limits().max_file_bytes + 1))
+    for command in ("check", "explain", "solve-attacker"):
+        refused(run(command, path), str(path), "bytes", "CFALLOC_MAX_FILE_BYTES")
+
+
+def test_a_pipe_or_a_device_is_refused_unread(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(
+        LEGAL.read_text("utf-8").replace("building:", "ruleset: pipe.yaml\nbuilding:")
+    )
+    for name in (str(pipe), "/dev/zero"):
+        refused(runner.invoke(app, ["check", name]), name, "not a regular file")
+    refused(runner.invoke(app, ["check", str(scenario)]), "pipe.yaml", "not a regular file")
+
+
+@pytest.mark.parametrize(
+    "argument", ["no-such-file.yaml", "x" * 300 + ".yaml", "dir/../../" * 40 + "etc/passwd"]
+)
+def test_a_file_name_that_cannot_be_read_is_one_line(tmp_path: Path, argument: str) -> None:
+    os.chdir(tmp_path)  # a relative name, resolved where the player is
+    result = runner.invoke(app, ["check", argument])
+    assert refusal(result).startswith("error: ")
+
+
+@pytest.mark.parametrize("name", ["no-such-format", "../scenario", "[red]x[/red]", "\x1b[2J"])
+def test_schema_of_an_unknown_format_is_one_line(name: str) -> None:
+    line = refusal(runner.invoke(app, ["schema", name]))
+    assert "cfalloc schema --list" in line or "no file format" in line
+
+
+# ---------------------------------------------------------------- mangled text, any command
+
+SHIPPED = sorted(p for p in folder("scenarios").glob("*.yaml"))
+#: Fragments an attacker splices into a file.
+SPLICES = [
+    "&a [1, 2]",
+    "*a",
+    "*nowhere",
+    "!!binary aGVsbG8=",
+    "!!python/name:os.system",
+    "\x00",
+    "\x1b[31m",
+    "[" * 40,
+    "{",
+    "1e400",
+    "9" * 40,
+    "-" * 3,
+    "../../../etc/passwd",
+    "[/] [link=file:///etc/passwd]x[/link]",
+    "\t",
+    ": :",
+    "? complex key",
+    "\ufeff",
+    "\u2028",
+    "\\ud800",
+    '"\\ud800"',
+    "organisation: ../x",
+    "ruleset: /etc/hostname",
+    "capacity: 0",
+    "rating: 99",
+]
+
+
+@st.composite
+def mangled_files(draw: Any) -> tuple[str, bytes]:
+    path = draw(st.sampled_from(SHIPPED))
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 4))):
+        where = draw(st.integers(0, len(lines)))
+        kind = draw(st.sampled_from(["splice", "delete", "duplicate", "indent", "truncate"]))
+        if kind == "splice":
+            line = lines[where] if where < len(lines) else "\n"
+            cut = draw(st.integers(0, len(line)))
+            lines[where : where + 1] = [line[:cut] + draw(st.sampled_from(SPLICES)) + line[cut:]]
+        elif kind == "delete" and lines:
+            del lines[min(where, len(lines) - 1)]
+        elif kind == "duplicate" and where < len(lines):
+            lines.insert(where, lines[where])
+        elif kind == "indent" and where < len(lines):
+            lines[where] = "  " + lines[where]
+        elif kind == "truncate":
+            lines = lines[:where]
+    text = "".join(lines)
+    encoded = text.encode("utf-8", "surrogatepass")
+    if draw(st.booleans()):
+        encoded = draw(st.sampled_from([b"\xff", b"\xe9", b"\xc3", b""])) + encoded
+    return path.name, encoded
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mangled_files(), st.sampled_from(sorted(COMMANDS)))
+def test_a_mangled_file_keeps_the_contract(
+    tmp_path_factory: Any, file: tuple[str, bytes], command: str
+) -> None:
+    name, content = file
+    path = tmp_path_factory.mktemp("mangled") / name
+    path.write_bytes(content)
+    result = run(command, path)
+    assert_clean(result)
+    if result.exit_code == BAD_INPUT:
+        assert str(path) in refusal(result)
+    else:
+        answered(result, check=command.startswith("check"))
+
+
+# ---------------------------------------------------------------- in a process of its own
+
+HEAVY = ["1000-defenders-in-one-combat.yaml", "60-a-side.yaml", "alias-bomb.yaml"]
+GIB = 1 << 30
+
+
+@pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])
+@pytest.mark.parametrize("name", HEAVY)
+def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: str) -> None:
+    output = tmp_path / "output"
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "allocator.cli", *arguments(command, CORPUS / name)],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+        hang_guard = threading.Timer(120, process.kill)  # a guard against a hang, not a goal
+        hang_guard.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        hang_guard.cancel()
+    assert os.waitstatus_to_exitcode(status) in (0, 1, 2, 3), output.read_text()
+    assert "Traceback" not in output.read_text()
+    peak = usage.ru_maxrss * 1024  # kibibytes on Linux
+    assert peak < GIB, f"{name} {command}: peak {peak / 2**20:.0f} MiB"
+
+
+# ---------------------------------------------------------------- options and the environment
+
+
+@pytest.mark.parametrize(
+    ("arguments", "variable"),
+    [
+        (["simulate", str(LEGAL), "--rounds", "101"], "CFALLOC_MAX_ROUNDS"),
+        (["solve", str(LEGAL), "--objective", "take", "--rounds", "101"], "CFALLOC_MAX_ROUNDS"),
+        (["simulate", str(LEGAL), "--trials", "1000001"], "CFALLOC_MAX_TRIALS"),
+        (["check", str(LEGAL), "--time-limit", "3601"], "CFALLOC_MAX_TIME_LIMIT"),
+        (["explain", str(LEGAL), "--time-limit", "1e9"], "CFALLOC_MAX_TIME_LIMIT"),
+        (["serve", "--time-limit", "3601"], "CFALLOC_MAX_TIME_LIMIT"),
+    ],
+    ids=["simulate-rounds", "solve-rounds", "trials", "check-time", "explain-time", "serve-time"],
+)
+def test_an_option_over_its_limit_is_one_line_naming_the_limit(
+    arguments: list[str], variable: str
+) -> None:
+    refused(runner.invoke(app, arguments), arguments[-2], "over the limit", variable)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("CFALLOC_MAX_DEPTH", "x", "valid integer"),
+        ("CFALLOC_MAX_DEPTH", "100000", "less than or equal to 200"),
+        ("CFALLOC_MAX_STANDS_PER_SIDE", "-1", "greater than or equal to 1"),
+        ("CFALLOC_MAX_FILE_BYTES", "99999999999999999", "less than or equal to"),
+    ],
+)
+def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, says: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "allocator.cli", "check", str(LEGAL)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, variable: value},
+        check=False,
+    )
+    assert done.returncode == BAD_INPUT and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and variable in lines[0] and says in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("named", ["../outside.yaml", "sub/../../outside.yaml", "link.yaml"])
+def test_a_profile_path_never_leads_out_of_the_scenarios_folder(tmp_path: Path, named: str) -> None:
+    profile = (folder("rulesets") / "crossfire.yaml").read_text("utf-8")
+    (tmp_path / "outside.yaml").write_text(profile)
+    (tmp_path / "game" / "sub").mkdir(parents=True)
+    (tmp_path / "game" / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    scenario = tmp_path / "game" / "scenario.yaml"
+    text = LEGAL.read_text("utf-8")
+    scenario.write_text(text.replace("building:", f"ruleset: {named}\nbuilding:"))
+    refused(runner.invoke(app, ["check", str(scenario)]), "ruleset", "leads out of the folder")
+    (tmp_path / "game" / "mine.yaml").write_text(profile)
+    scenario.write_text(text.replace("building:", "ruleset: sub/../mine.yaml\nbuilding:"))
+    assert runner.invoke(app, ["check", str(scenario)]).exit_code == 0

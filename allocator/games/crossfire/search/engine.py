@@ -81,6 +81,13 @@ class RoundLines:
     attacks: list[AttackSet]
     values: list[np.ndarray] | None = None
     complete: bool = True
+    #: Answers already worked out, by (grouping, rounds) and by (grouping, attack, later).
+    exact_groupings: dict[tuple[int, int | None], tuple[Fraction, Policy]] = field(
+        default_factory=dict
+    )
+    reallocations: dict[tuple[int, int, int | None], list[tuple[tuple[Counts, ...], float]]] = (
+        field(default_factory=dict)
+    )
 
     def valued(self) -> list[int]:
         """The groupings whose attacks have values."""
@@ -224,34 +231,72 @@ class Engine:
                 attacks.stands[part],
                 later,
             )
-        for a in np.flatnonzero(~attacks.full):
-            found[a] = min(value for _, value in self.reallocation_values(lines, g, int(a), later))
+        partly = np.flatnonzero(~attacks.full)
+        if len(partly):
+            self._reallocate(lines, g, partly, later)
+            for a in partly:
+                found[a] = min(value for _, value in lines.reallocations[(g, int(a), later)])
         return found
 
     def reallocation_values(
         self, lines: RoundLines, g: int, a: int, later: int | None
     ) -> list[tuple[tuple[Counts, ...], float]]:
         """The value of each reallocation the defender may make against attack ``a``."""
+        if (g, a, later) not in lines.reallocations:
+            self._reallocate(lines, g, np.array([a]), later)
+        return lines.reallocations[(g, a, later)]
+
+    def _reallocate(self, lines: RoundLines, g: int, rows: np.ndarray, later: int | None) -> None:
+        """Value every reallocation against each of the attacks ``rows`` of grouping ``g``, into
+        :attr:`RoundLines.reallocations`: the attacks that oppose the same combats share one
+        array of lines (each attack crossed with each way the defender may fold)."""
         view, grouping, attacks = lines.view, lines.groupings[g], lines.attacks[g]
-        combats = len(grouping.comps)
-        active = [k for k in range(combats) if attacks.stands[a, k]]
-        finals = view.reallocations(grouping, [k in active for k in range(combats)])
-        sub = _columns(attacks, a, active)
+        opposed = attacks.stands[rows] > 0
+        for mask in np.unique(opposed, axis=0):
+            finals = view.reallocations(grouping, [bool(m) for m in mask])
+            alike = rows[(opposed == mask).all(axis=1)]
+            step = max(1, BATCH // max(1, len(finals)))
+            for start in range(0, len(alike), step):
+                self._reallocate_alike(lines, g, alike[start : start + step], mask, finals, later)
+
+    def _reallocate_alike(
+        self,
+        lines: RoundLines,
+        g: int,
+        same: np.ndarray,
+        mask: np.ndarray,
+        finals: list[tuple[Counts, ...]],
+        later: int | None,
+    ) -> None:
+        """:meth:`_reallocate` for attacks that oppose the same combats (``mask``)."""
+        view, attacks = lines.view, lines.attacks[g]
+        active = np.flatnonzero(mask)
         stats = [[view.stats("defender", comp) for comp in final] for final in finals]
-        p = np.concatenate([self.odds.floats(sub, slice(None), row) for row in stats])
-        count = len(finals)
+        d_off = np.array([[view.offset("defender", c) for c in final] for final in finals])
+        d_stands = np.array([[s.stands for s in row] for row in stats])
+        pick = np.ix_(same, active)
+        ta, td = _crossed(attacks.total[pick], np.array([[s.total for s in r] for r in stats]))
+        fa, fd = _crossed(
+            attacks.fighters[pick], np.array([[s.fighters for s in r] for r in stats])
+        )
+        ca, cd = _crossed(
+            attacks.can_fight[pick], np.array([[s.can_fight for s in r] for r in stats])
+        )
+        a_off, d_offsets = _crossed(attacks.offsets[pick], d_off)
+        a_stands, d_counted = _crossed(attacks.stands[pick], d_stands)
         values = self._values(
             lines.index,
-            p,
-            np.array(
-                [[view.offset("defender", c) for c in final] for final in finals], dtype=np.int64
-            ),
-            np.repeat(sub.offsets, count, axis=0),
-            np.array([[s.stands for s in row] for row in stats]),
-            np.repeat(sub.stands, count, axis=0),
+            self.odds.of(ta, fa, ca, td, fd, cd),
+            d_offsets,
+            a_off,
+            d_counted,
+            a_stands,
             later,
-        )
-        return [(final, float(v)) for final, v in zip(finals, values, strict=True)]
+        ).reshape(len(same), len(finals))
+        for a, row in zip(same, values, strict=True):
+            lines.reallocations[(g, int(a), later)] = [
+                (final, float(v)) for final, v in zip(finals, row, strict=True)
+            ]
 
     def _values(
         self,
@@ -337,6 +382,9 @@ class Engine:
         self, lines: RoundLines, g: int, rounds: int | None
     ) -> tuple[Fraction, Policy]:
         """The attacker's exact best answer to grouping ``g`` (step 6 at the defender's best)."""
+        known = lines.exact_groupings.get((g, rounds))
+        if known is not None:
+            return known
         later = None if rounds is None else rounds - 1
         values = self.line_values(lines, rounds)[g]
         top = float(values.max())
@@ -348,6 +396,7 @@ class Engine:
             if self.bounded and best[0] == 1:
                 break  # nothing can be higher
         assert best is not None
+        lines.exact_groupings[(g, rounds)] = best
         return best
 
     def exact_attack(
@@ -424,15 +473,6 @@ class Engine:
         return value, Policy(option, value, ordered)
 
 
-def _columns(attacks: AttackSet, a: int, columns: list[int]) -> AttackSet:
-    """One attack's opposed combats, as an attack set of one row."""
-    rows = np.array([a])
-    pick = np.ix_(rows, np.array(columns, dtype=np.int64))
-    return AttackSet(
-        attacks.counts[rows][:, columns],
-        attacks.offsets[pick],
-        attacks.total[pick],
-        attacks.fighters[pick],
-        attacks.can_fight[pick],
-        attacks.stands[pick],
-    )
+def _crossed(ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every row of ``ours`` beside every row of ``theirs``: ours repeated, theirs tiled."""
+    return np.repeat(ours, len(theirs), axis=0), np.tile(theirs, (len(ours), 1))

@@ -210,6 +210,9 @@ class View:
             for c in self.classes.attacker
         ]
         self._groupings: dict[Counts, list[Grouping]] = {}
+        self._reallocations: dict[
+            tuple[tuple[Counts, ...], tuple[bool, ...]], list[tuple[Counts, ...]]
+        ] = {}
         self._attacks: dict[tuple[Counts, int], AttackSet] = {}
         self._stats: dict[tuple[SideName, int], SideStats] = {}
 
@@ -362,9 +365,13 @@ class View:
     def reallocations(
         self, grouping: Grouping, opposed: Sequence[bool]
     ) -> list[tuple[Counts, ...]]:
-        return list(
-            class_reallocations(self.classes.defender, grouping.comps, opposed, self.one_by_one)
-        )
+        key = (grouping.comps, tuple(opposed))
+        found = self._reallocations.get(key)
+        if found is None:
+            found = self._reallocations[key] = list(
+                class_reallocations(self.classes.defender, grouping.comps, opposed, self.one_by_one)
+            )
+        return found
 
 
 class Odds:
@@ -389,29 +396,50 @@ class Odds:
         ]
         self.table = np.array([[[float(p) for p in row] for row in plane] for plane in self.exact])
 
-    def _index(self, ta: Any, fa: Any, td: Any, fd: Any) -> tuple[Any, Any, Any]:
-        if self.pool:
-            diff = np.clip((ta - fa) - (td - fd), -DIFF_LIMIT, DIFF_LIMIT) + DIFF_LIMIT
-            return diff, np.minimum(fa, self.cap), np.minimum(fd, self.cap)
-        diff = np.clip(ta - td, -DIFF_LIMIT, DIFF_LIMIT) + DIFF_LIMIT
-        return diff, 0, 0
+    def _difference(self, ta: Any, fa: Any, td: Any, fd: Any) -> Any:
+        """The difference the table is indexed by (scores compared in pool mode, else totals)."""
+        return (ta - fa) - (td - fd) if self.pool else ta - td
 
     def floats(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
         """P(attacker wins) of every combat of the given attacks: (attacks, combats)."""
-        td = np.array([s.total for s in defender])
-        fd = np.array([s.fighters for s in defender])
-        cd = np.array([s.can_fight for s in defender])
-        d, a, f = self._index(attacks.total[rows], attacks.fighters[rows], td, fd)
-        p = np.where(cd, self.table[d, a, f], 1.0)
-        return np.asarray(np.where(attacks.can_fight[rows], p, 0.0))
+        return self.of(
+            attacks.total[rows],
+            attacks.fighters[rows],
+            attacks.can_fight[rows],
+            np.array([s.total for s in defender]),
+            np.array([s.fighters for s in defender]),
+            np.array([s.can_fight for s in defender]),
+        )
+
+    def of(
+        self,
+        ta: np.ndarray,
+        fa: np.ndarray,
+        ca: np.ndarray,
+        td: np.ndarray,
+        fd: np.ndarray,
+        cd: np.ndarray,
+    ) -> np.ndarray:
+        """P(attacker wins) from arrays of both sides' totals, fighters and can-fight flags."""
+        # np.minimum/np.maximum rather than np.clip: clip's own cost dominates on small arrays
+        d = np.minimum(np.maximum(self._difference(ta, fa, td, fd), -DIFF_LIMIT), DIFF_LIMIT)
+        if self.pool:
+            p = self.table[d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap)]
+        else:
+            p = self.table[d + DIFF_LIMIT, 0, 0]
+        return np.asarray(np.where(ca, np.where(cd, p, 1.0), 0.0))
 
     def fraction(self, attacker: SideStats, defender: SideStats) -> Fraction:
         if not attacker.can_fight:
             return Fraction(0)
         if not defender.can_fight:
             return Fraction(1)
-        d, a, f = self._index(attacker.total, attacker.fighters, defender.total, defender.fighters)
-        return self.exact[int(d)][int(a)][int(f)]
+        a, d = attacker, defender
+        diff = int(self._difference(a.total, a.fighters, d.total, d.fighters))
+        diff = min(max(diff, -DIFF_LIMIT), DIFF_LIMIT)
+        if not self.pool:
+            return self.exact[diff + DIFF_LIMIT][0][0]
+        return self.exact[diff + DIFF_LIMIT][min(a.fighters, self.cap)][min(d.fighters, self.cap)]
 
 
 def stats_of(attacks: AttackSet, a: int, k: int) -> SideStats:

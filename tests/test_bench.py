@@ -45,6 +45,13 @@ def test_fight_bench_picks_its_cases_among_the_property_tests_draws() -> None:
     assert all(battle_from_data(case).defender.ids() for case in cases)
 
 
+def test_fight_bench_draws_its_larger_cases_with_the_bounds_asked() -> None:
+    cases = bench_fight.largest_random_cases(2, drawn_count=4, most=(2, 2))
+    assert len(cases) == 2
+    assert all(len(case["defender"]["stands"]) <= 2 for case in cases)
+    assert all(len(case["attacker"]["stands"]) <= 2 for case in cases)
+
+
 def test_hostile_bench_measures_a_process_and_writes_stress_files(tmp_path: Path) -> None:
     seconds, peak, code = bench_hostile.timed(["--version"])
     assert seconds > 0 and peak > 0 and code == 0

@@ -20,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from rich.markup import escape
+from rich.table import Table
 
 #: C0 and C1 control characters, and the invisible direction overrides (Trojan-source tricks).
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -77,3 +78,16 @@ def listing(items: Iterable[str], empty: str = "none") -> str:
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 squad``, ``2 squads``."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def titled_table(title: str, columns: Iterable[str], right: Iterable[str] = ()) -> Table:
+    """A rich table titled on the left, with these columns (those in ``right`` right-justified).
+
+    >>> [c.header for c in titled_table("Odds", ["combat", "p"], right=["p"]).columns]
+    ['combat', 'p']
+    """
+    table = Table(title=title, title_justify="left")
+    right = set(right)
+    for column in columns:
+        table.add_column(column, justify="right" if column in right else "left")
+    return table

@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-from rich.table import Table
 
 from allocator.cli.console import OK, guarded, out, print_json
 from allocator.core.errors import InputError, InternalError
 from allocator.core.exact import fraction_text
 from allocator.core.library import names, shipped
-from allocator.core.text import percent, safe
+from allocator.core.text import percent, safe, titled_table
 from allocator.core.validation import load_file, validate
 
 if TYPE_CHECKING:
@@ -98,10 +97,7 @@ def show(
     """
     out.print(f"[bold]{safe(title)}[/]")
     if resolution.distribution:
-        table = Table(title="Outcomes", title_justify="left")
-        table.add_column("outcome")
-        table.add_column("chance", justify="right")
-        table.add_column("exact", justify="right")
+        table = titled_table("Outcomes", ("outcome", "chance", "exact"), right=("chance", "exact"))
         for outcome, p in resolution.distribution.items():
             exact = fraction_text(p)
             table.add_row(

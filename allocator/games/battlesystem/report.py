@@ -8,10 +8,9 @@ The command diameters and charisma bonuses in use are not verified ...
 from __future__ import annotations
 
 from rich.console import RenderableType
-from rich.table import Table
 
 from allocator.core.resolution import BattlesystemDetails
-from allocator.core.text import safe
+from allocator.core.text import safe, titled_table
 from allocator.games.battlesystem.plan import PREDICATE_WORDS
 
 
@@ -27,9 +26,7 @@ def unverified_sentence(details: BattlesystemDetails) -> str | None:
 
 def battlesystem_report(details: BattlesystemDetails) -> list[RenderableType]:
     """Every question about every stand, attack and unit, with its answer and why."""
-    table = Table(title="Questions about the plan", title_justify="left")
-    for column in ("stand or unit", "question", "answer", "why"):
-        table.add_column(column)
+    table = titled_table("Questions about the plan", ("stand or unit", "question", "answer", "why"))
     for answer in details.answers:
         table.add_row(
             safe(answer.subject),

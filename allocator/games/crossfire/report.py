@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from allocator.core.exact import fraction_text
-from allocator.core.text import percent, safe, signed
+from allocator.core.text import percent, safe, signed, titled_table
 from allocator.games.crossfire.answers import (
     CheckAnswer,
     CombatAnswer,
@@ -35,10 +35,7 @@ def describe_stand(battle: Battle, stand_id: str) -> str:
 
 
 def allocation_table(battle: Battle, allocation: Allocation, title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column("combat")
-    table.add_column("defenders")
-    table.add_column("attackers")
+    table = titled_table(title, ("combat", "defenders", "attackers"))
     moved: dict[str, list[str]] = {}
     for stand, target in (allocation.reallocate or {}).items():
         moved.setdefault(target, []).append(stand)
@@ -97,9 +94,8 @@ def render_round(console: Console, odds: RoundAnswer, title: str) -> None:
         f"expected exchange {signed(odds.exchange.exact, 3)} stands.",
         highlight=False,
     )
-    outcomes = Table(title="Stands lost this round", title_justify="left")
-    for column in ("defender loses", "attacker loses", "probability"):
-        outcomes.add_column(column, justify="right")
+    lost = ("defender loses", "attacker loses", "probability")
+    outcomes = titled_table("Stands lost this round", lost, right=lost)
     for row in odds.outcomes:
         outcomes.add_row(str(row.defender_losses), str(row.attacker_losses), odds_text(row.p_exact))
     console.print(outcomes)
@@ -112,9 +108,7 @@ def bar(p: float, width: int = 20) -> str:
 
 def odds_table(combats: list[CombatAnswer], title: str) -> Table:
     """Each combat: who fights, both totals with what makes them up, and the odds."""
-    table = Table(title=title, title_justify="left")
-    for column in ("combat", "attacker's total", "defender's total", "attacker wins"):
-        table.add_column(column)
+    table = titled_table(title, ("combat", "attacker's total", "defender's total", "attacker wins"))
     for c in combats:
         table.add_row(
             safe(c.name),
@@ -162,9 +156,8 @@ def render_fight(console: Console, answer: SolveAnswer) -> None:
         return
     console.print("[bold]The whole fight[/]")
     console.print(safe(fight_sentence(fight)), highlight=False)
-    table = Table(title="How the fight ends", title_justify="left")
-    for column in ("attackers left", "defenders left", "probability"):
-        table.add_column(column, justify="right")
+    ends = ("attackers left", "defenders left", "probability")
+    table = titled_table("How the fight ends", ends, right=ends)
     for row in fight.outcomes:
         table.add_row(str(row.attacker_left), str(row.defender_left), odds_text(row.p))
     console.print(table)
@@ -203,9 +196,9 @@ def render_simulation(console: Console, answer: SimulateAnswer) -> None:
 
 
 def render_trials(console: Console, answer: TrialsAnswer) -> None:
-    table = Table(title=f"{answer.trials:,} rolls of the first round", title_justify="left")
-    for column in ("combat", "attacker won", "exact odds"):
-        table.add_column(column)
+    table = titled_table(
+        f"{answer.trials:,} rolls of the first round", ("combat", "attacker won", "exact odds")
+    )
     for c in answer.combats:
         table.add_row(
             safe(c.name), percent(c.attacker_win_rate, 2), odds_text(c.p_attacker_wins_exact)

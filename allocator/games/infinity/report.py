@@ -13,10 +13,9 @@ Active: SV 12, Burst 1. Reactive: SV 12, Burst 1.
 from __future__ import annotations
 
 from rich.console import RenderableType
-from rich.table import Table
 
 from allocator.core.resolution import AllocationDetails, InfinityDetails, RollSummary
-from allocator.core.text import listing, percent, safe
+from allocator.core.text import listing, percent, safe, titled_table
 
 
 def _roll(side: str, roll: RollSummary) -> str:
@@ -35,9 +34,8 @@ def infinity_report(details: InfinityDetails) -> list[RenderableType]:
     """The rolls, the hits that get through, and the wounds on each side."""
     parts: list[RenderableType] = [rolls_sentence(details)]
     if details.surviving_hits:
-        hits = Table(title="Hits that get through", title_justify="left")
-        for column in ("winner", "criticals", "successes", "chance"):
-            hits.add_column(column, justify="left" if column == "winner" else "right")
+        counted = ("criticals", "successes", "chance")
+        hits = titled_table("Hits that get through", ("winner", *counted), right=counted)
         for row in details.surviving_hits:
             hits.add_row(
                 f"the {row.winner} trooper",
@@ -48,14 +46,9 @@ def infinity_report(details: InfinityDetails) -> list[RenderableType]:
         parts.append(hits)
     for wounds in details.wounds:
         expected = f"{float(wounds.expected.exact):.2f}"
-        table = Table(
-            title=f"Wounds on the {wounds.target} trooper",
-            title_justify="left",
-            caption=f"{expected} wounds on average",
-            caption_justify="left",
-        )
-        for column in ("wounds", "exactly", "at least"):
-            table.add_column(column, justify="right")
+        counted = ("wounds", "exactly", "at least")
+        table = titled_table(f"Wounds on the {wounds.target} trooper", counted, right=counted)
+        table.caption, table.caption_justify = f"{expected} wounds on average", "left"
         for count in wounds.counts:
             table.add_row(
                 str(count.wounds), percent(count.exactly.exact), percent(count.at_least.exact)
@@ -66,9 +59,7 @@ def infinity_report(details: InfinityDetails) -> list[RenderableType]:
 
 def allocation_report(details: AllocationDetails) -> list[RenderableType]:
     """Who moves into contact with whom, and who attacks."""
-    table = Table(title="The best arrangement", title_justify="left")
-    table.add_column("trooper")
-    table.add_column("moves into contact with")
+    table = titled_table("The best arrangement", ("trooper", "moves into contact with"))
     for trooper, enemy in details.contacts.items():
         table.add_row(safe(trooper), safe(enemy))
     attack = safe(f"{details.attacker} attacks {details.target} with Burst {details.burst}.")

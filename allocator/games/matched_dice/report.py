@@ -9,10 +9,9 @@ The attacker rolls 3d6 for its 4 unwounded SP, the defender 2d6 for its 2; equal
 from __future__ import annotations
 
 from rich.console import RenderableType
-from rich.table import Table
 
 from allocator.core.resolution import MatchedDiceDetails
-from allocator.core.text import percent
+from allocator.core.text import percent, titled_table
 from allocator.games.matched_dice.assault import OUTCOME_WORDS
 
 
@@ -26,17 +25,14 @@ def dice_sentence(details: MatchedDiceDetails) -> str:
 
 def matched_dice_report(details: MatchedDiceDetails) -> list[RenderableType]:
     """The dice, the casualties of one roll, and the ends of the chain of rounds."""
-    roll = Table(title="Casualties of the first roll", title_justify="left")
-    for column in ("attacker loses", "defender loses", "chance"):
-        roll.add_column(column, justify="right")
+    lost = ("attacker loses", "defender loses", "chance")
+    roll = titled_table("Casualties of the first roll", lost, right=lost)
     for row in details.casualties:
         roll.add_row(str(row.attacker_losses), str(row.defender_losses), percent(row.chance.exact))
     parts: list[RenderableType] = [dice_sentence(details), roll]
     if details.rounds is not None:
-        ends = Table(title=f"How it ends within {details.rounds} rounds", title_justify="left")
-        ends.add_column("end")
-        for column in ("attacker SPs left", "defender SPs left", "chance"):
-            ends.add_column(column, justify="right")
+        left = ("attacker SPs left", "defender SPs left", "chance")
+        ends = titled_table(f"How it ends within {details.rounds} rounds", ("end", *left), left)
         for end in details.ends:
             ends.add_row(
                 OUTCOME_WORDS[end.end],

@@ -27,10 +27,10 @@ from allocator.web.settings import WebSettings  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS  # noqa: E402
 from tests.web.test_web_page import (  # noqa: E402
     TANK_SCENARIO,
+    build_illegal_line,
     build_legal_line,
     build_two_organisations,
     expect_settled,
-    expect_status,
     open_example,
     put,
     rolled,
@@ -62,11 +62,7 @@ def builder_table(page: Any) -> Any:
 
 
 def check(page: Any) -> Any:
-    open_example(page, empty=True)
-    put(page, "d1", "new")
-    put(page, "h1", "A")
-    put(page, "h2", "A")
-    expect_status(page, "illegal")
+    build_illegal_line(page)
     return page.locator(".layout")
 
 

@@ -78,6 +78,15 @@ def build_legal_combats(page: Any) -> None:
     put(page, "h2", "new")
 
 
+def build_illegal_line(page: Any) -> None:
+    """The example with both HMGs in the squad's combat (rule 2b broken), by clicks only."""
+    open_example(page, empty=True)
+    put(page, "d1", "new")
+    put(page, "h1", "A")
+    put(page, "h2", "A")
+    expect_status(page, "illegal")
+
+
 def build_legal_line(page: Any) -> None:
     """The example's legal allocation, step by step, by clicks only."""
     build_legal_combats(page)
@@ -260,11 +269,7 @@ def test_page_shows_the_building_and_both_forces_as_counters(page: Any) -> None:
 
 @BOTH_SIZES
 def test_illegal_allocation_shows_the_broken_rule_beside_the_stands(page: Any) -> None:
-    open_example(page, empty=True)
-    put(page, "d1", "new")
-    put(page, "h1", "A")
-    put(page, "h2", "A")
-    expect_status(page, "illegal")
+    build_illegal_line(page)
     violation = page.locator("[data-testid=violation][data-rule='2b']")
     expect(violation).to_contain_text("h1, h2")
     for stand in ("h1", "h2"):
@@ -343,11 +348,7 @@ def test_stand_goes_back_to_its_pool(page: Any) -> None:
 
 
 def test_shared_link_reopens_the_scenario_and_allocation(page: Any, browser: Any) -> None:
-    open_example(page, empty=True)
-    put(page, "d1", "new")
-    put(page, "h1", "A")
-    put(page, "h2", "A")
-    expect_status(page, "illegal")
+    build_illegal_line(page)
     page.get_by_test_id("share").click()
     link = page.get_by_test_id("share-link").input_value()
     assert "#s=" in link
@@ -632,11 +633,7 @@ def test_explain_reads_in_english_with_rules_linked(page: Any) -> None:
 
 
 def test_explain_of_a_broken_allocation_says_which_step(page: Any) -> None:
-    open_example(page, empty=True)
-    put(page, "d1", "new")
-    put(page, "h1", "A")
-    put(page, "h2", "A")
-    expect_status(page, "illegal")
+    build_illegal_line(page)
     page.get_by_test_id("explain").click()
     broken = page.locator("[data-testid=explain-step][data-status=broken]")
     expect(broken).to_have_count(1)

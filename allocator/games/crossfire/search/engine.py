@@ -89,6 +89,12 @@ class RoundLines:
         field(default_factory=dict)
     )
 
+    def forget(self) -> None:
+        """Drop every value worked out, to value the lines again under other assumptions."""
+        self.values, self.complete = None, True
+        self.exact_groupings.clear()
+        self.reallocations.clear()
+
     def valued(self) -> list[int]:
         """The groupings whose attacks have values."""
         assert self.values is not None

@@ -217,7 +217,7 @@ class RootGame:
         for assume in (0.0, 1.0):
             e.unknown_as = assume
             e.budget = Budget(BOUNDS_SECONDS)
-            self.lines.values, self.lines.complete = None, True
+            self.lines.forget()
             passes.append((e.line_values(self.lines, e.rounds, partial=True), self.lines.complete))
         (low, low_complete), (high, _) = passes
         valued = [g for g in range(len(high)) if len(high[g]) and len(low[g])]

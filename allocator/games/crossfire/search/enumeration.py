@@ -74,6 +74,7 @@ class Space:
         self.d_stride = _strides(self.d_radix, self.a_size)
         self.a_stride = _strides(self.a_radix, 1)
         self.fighting = [c.fights for c in classes.attacker]
+        self._fights: dict[int, bool] = {}  # by the attacker's part of a state: can he fight on?
         if self.size > STATES:
             raise TooManyLines(f"{self.size:,} states of the fight")
 
@@ -105,8 +106,12 @@ class Space:
         """1 when no defender is left (taken), 0 when the attacker cannot fight on (held)."""
         if index < self.a_size:
             return 1.0
-        attacker = _digits(index % self.a_size, self.a_radix)
-        fights = any(n and f for n, f in zip(attacker, self.fighting, strict=True))
+        a_index = index % self.a_size
+        fights = self._fights.get(a_index)
+        if fights is None:
+            attacker = _digits(a_index, self.a_radix)
+            fights = any(n and f for n, f in zip(attacker, self.fighting, strict=True))
+            self._fights[a_index] = fights
         return None if fights else 0.0
 
     def left(self, index: int) -> tuple[int, int]:

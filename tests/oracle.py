@@ -109,14 +109,39 @@ def game_value(battle: Battle, objective: str) -> Fraction:
     return min(attacker_value(battle, objective, g) for g in legal_groupings(battle))
 
 
-def fight_value(battle: Battle, rounds: int | None = None) -> Fraction:
+def fight_value(
+    battle: Battle,
+    rounds: int | None = None,
+    first: tuple[dict[str, list[str]], dict[str, list[str]], dict[str, str]] | None = None,
+) -> Fraction:
     """P(the attacker takes the building) with both sides playing every round optimally.
 
     A plain recursion over the survivors of each round (rule 7b), every line of each round
     enumerated with the plain checker; ``rounds`` bounds the fight (a building not taken by
-    then counts as held).
+    then counts as held). With ``first`` (combats, attack, reallocation), round 1 is played
+    as that line instead.
     """
     memo: dict[tuple[frozenset[str], bool, int | None], Fraction] = {}
+
+    def line(
+        current: Battle,
+        combats: dict[str, list[str]],
+        attack: dict[str, list[str]],
+        reallocate: dict[str, str],
+        later: int | None,
+    ) -> Fraction:
+        alive = frozenset(current.defender.ids() + current.attacker.ids())
+        odds = round_odds(current, combats, attack, reallocate)
+        total = Fraction(0)
+        for wins in product((True, False), repeat=len(odds)):
+            prob = Fraction(1)
+            removed: set[str] = set()
+            for combat, won in zip(odds, wins, strict=True):
+                prob *= combat.p_attacker_wins if won else 1 - combat.p_attacker_wins
+                removed |= set(combat.defenders if won else combat.attackers)
+            if prob:
+                total += prob * state(current.next_round(alive - removed), later)
+        return total
 
     def state(current: Battle, left: int | None) -> Fraction:
         if not current.defender.stands:
@@ -134,27 +159,15 @@ def fight_value(battle: Battle, rounds: int | None = None) -> Fraction:
         key = (alive, current.scenario.round > 1, left)
         if key not in memo:
             later = None if left is None else left - 1
-
-            def line(combats, attack, reallocate) -> Fraction:
-                odds = round_odds(current, combats, attack, reallocate)
-                total = Fraction(0)
-                for wins in product((True, False), repeat=len(odds)):
-                    prob = Fraction(1)
-                    removed: set[str] = set()
-                    for combat, won in zip(odds, wins, strict=True):
-                        prob *= combat.p_attacker_wins if won else 1 - combat.p_attacker_wins
-                        removed |= set(combat.defenders if won else combat.attackers)
-                    if prob:
-                        total += prob * state(current.next_round(alive - removed), later)
-                return total
-
             memo[key] = min(
                 max(
-                    min(line(g, a, r) for r in legal_reallocations(current, g, a))
+                    min(line(current, g, a, r, later) for r in legal_reallocations(current, g, a))
                     for a in legal_attacks(current, g)
                 )
                 for g in legal_groupings(current)
             )
         return memo[key]
 
+    if first is not None:
+        return line(battle, *first, None if rounds is None else rounds - 1)
     return state(battle, rounds)

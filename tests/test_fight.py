@@ -27,6 +27,7 @@ from allocator.games.crossfire.simulate import trials
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "models" / "scenarios" / "fight-together-or-apart.yaml"
+COMPLETE = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 SMALL = scenarios(max_defenders=3, max_attackers=3)
 
 
@@ -114,15 +115,31 @@ def test_take_trials_match_the_exact_chance() -> None:
     assert abs(answer.take_rate - p) <= 4 * math.sqrt(p * (1 - p) / 3000)
 
 
+def test_take_trials_of_a_file_allocation_compare_with_that_line() -> None:
+    """Round 1 is the file's allocation, so the exact chance is that line's, not the optimum's."""
+    battle = load_battle(COMPLETE)
+    allocation = battle.allocation
+    assert allocation is not None and allocation.combats and allocation.attack
+    first = (allocation.combats, allocation.attack, allocation.reallocate or {})
+    answer = trials(battle, 2000, seed=3, objective="take")
+    assert answer.file_allocation
+    assert (
+        answer.p_take_exact == oracle.fight_value(battle, first=first) == Fraction(457275, 495616)
+    )
+    assert answer.p_take_exact != solve(battle, "defender", "take").line.value
+    p = float(answer.p_take_exact)
+    assert answer.take_rate is not None
+    assert abs(answer.take_rate - p) <= 4 * math.sqrt(p * (1 - p) / 2000)
+
+
 def test_take_trials_keep_to_their_rounds() -> None:
     answer = trials(load_battle(EXAMPLE), 200, seed=1, objective="take", rounds=2)
     assert answer.rounds == 2 and answer.p_take_exact == Fraction(25, 64)
 
 
 def test_trials_stop_at_the_time_limit_and_say_so(monkeypatch: Any) -> None:
-    complete = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
     monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: True)
-    answer = trials(load_battle(complete), 1_000_000, seed=1, time_limit=1)
+    answer = trials(load_battle(COMPLETE), 1_000_000, seed=1, time_limit=1)
     assert 0 < answer.trials < answer.asked == 1_000_000
     assert answer.note is not None and "ended the trials" in answer.note
 

@@ -281,11 +281,21 @@ class TrialsAnswer(Answer):
     seed: int
     objective: Objective
     rounds: int | None = Field(description="The most rounds a fight was played (--rounds).")
+    file_allocation: bool = Field(
+        description="Round 1 was played as the file's allocation (else as the best line); "
+        "later rounds are always both sides' best line."
+    )
     combats: list[TrialCombat]
     sweep_rate: float
     p_sweep: float
     p_sweep_exact: Exact
-    take_rate: float | None = None
+    take_rate: float | None = Field(
+        default=None, description="With `take`: the share of the fights the attacker took."
+    )
     p_take: float | None = None
-    p_take_exact: Exact | None = None
+    p_take_exact: Exact | None = Field(
+        default=None,
+        description="With `take`: the exact chance of taking the building, round 1 played as "
+        "the trials played it.",
+    )
     note: str | None = Field(default=None, description="When the time limit ended the trials.")

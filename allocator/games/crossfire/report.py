@@ -207,8 +207,13 @@ def render_trials(console: Console, answer: TrialsAnswer) -> None:
     console.print(table)
     if answer.take_rate is not None and answer.p_take_exact is not None:
         how_long = "to the end" if answer.rounds is None else f"for {answer.rounds} rounds at most"
+        how = (
+            "round 1 as the file's allocation, then both sides at their best"
+            if answer.file_allocation
+            else "both sides at their best"
+        )
         console.print(
-            f"Whole fights played {how_long}, both sides at their best: the attacker took the "
+            f"Whole fights played {how_long}, {how}: the attacker took the "
             f"building in {percent(answer.take_rate, 2)} of them; the exact chance is "
             f"{odds_text(answer.p_take_exact)}.",
             highlight=False,

@@ -137,6 +137,8 @@ class Plan:
         if self.objective == "take":
             outcome = solve(self.battle, "defender", "take", rounds=self.rounds, budget=self.budget)
             self.playbook, self.take = outcome.playbook, outcome.line.value
+            if self.playbook is not None and self.given is not None:
+                self.take = self.playbook.value_of(self.given)
 
     def __call__(self, current: Battle, round_number: int) -> Allocation:
         if round_number == 1 and self.given is not None:
@@ -247,6 +249,7 @@ def trials(
         seed=seed,
         objective=objective,
         rounds=rounds,
+        file_allocation=allocation_of.given is not None,
         combats=[
             TrialCombat(
                 name=c.name,

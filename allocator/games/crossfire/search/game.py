@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 
 from allocator.core.budget import Budget
 from allocator.core.errors import TimeLimitError
 from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.odds import round_odds
 from allocator.games.crossfire.rules.base import Counts, TooManyLines, combat_names
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.classes import Classes
@@ -315,9 +317,44 @@ class Playbook:
         left = None if e.rounds is None else e.rounds - round_number + 1
         key = e._key(index, left)
         if key not in e.policy:
-            e.exact_value(index, left)
+            self._exact_value(index, left)
         lines = e.searched.get(key) or e.round_lines(e.later, index)
         return instantiate(lines, e.policy[key].option, battle)
+
+    def value_of(self, allocation: Allocation) -> Fraction:
+        """The exact chance that the attacker takes the building when round 1 is played as
+        ``allocation`` (a complete legal allocation) and every later round as the playbook.
+
+        Every state this can reach gets its line of play here, so that :meth:`allocation`
+        finds them all without searching again.
+        """
+        e = self.root.engine
+        battle, c = e.battle, e.space.classes
+        combats = round_odds(
+            battle, allocation.combats or {}, allocation.attack or {}, allocation.reallocate or {}
+        )
+        left = None if e.rounds is None else e.rounds - 1
+        value = Fraction(0)
+        for wins in product((True, False), repeat=len(combats)):
+            prob, removed = Fraction(1), set[str]()
+            for combat, won in zip(combats, wins, strict=True):
+                prob *= combat.p_attacker_wins if won else 1 - combat.p_attacker_wins
+                removed.update(combat.defenders if won else combat.attackers)
+            if prob:
+                defenders = [s for s in battle.defender.ids() if s not in removed]
+                attackers = [s for s in battle.attacker.ids() if s not in removed]
+                index = e.space.index(
+                    c.counts("defender", defenders), c.counts("attacker", attackers)
+                )
+                value += prob * self._exact_value(index, left)
+        return value
+
+    def _exact_value(self, index: int, left: int | None) -> Fraction:
+        try:
+            return self.root.engine.exact_value(index, left)
+        except OutOfTime:
+            budget = self.root.engine.budget
+            raise TimeLimitError(budget.seconds or 0.0, "the line of a later round") from None
 
 
 @dataclass

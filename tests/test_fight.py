@@ -106,6 +106,13 @@ def test_rounds_needs_the_take_objective() -> None:
     assert "--objective take" in result.stderr
 
 
+def test_trials_take_rounds_only_for_whole_fights() -> None:
+    arguments = ["simulate", str(COMPLETE), "--trials", "10", "--rounds", "5"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 2
+    assert "--objective take" in result.stderr and "Traceback" not in result.output
+
+
 def test_take_trials_match_the_exact_chance() -> None:
     battle = load_battle(EXAMPLE)
     answer = trials(battle, 3000, seed=12, objective="take")

@@ -33,13 +33,18 @@ class Objective(StrEnum):
 
 
 SideOpt = Annotated[Side, typer.Option(help="Whose best allocation.")]
-ObjectiveOpt = Annotated[
+OBJECTIVES = (
+    "sweep: the chance that the attacker wins every combat this round; exchange: the "
+    "defending stands removed minus the attacking stands removed, on average; take: the "
+    "chance that the attacker takes the building over the whole fight, both sides playing "
+    "every round at their best."
+)
+ObjectiveOpt = Annotated[Objective, typer.Option(help=OBJECTIVES)]
+PlayedObjectiveOpt = Annotated[
     Objective,
     typer.Option(
-        help="sweep: the chance that the attacker wins every combat this round; exchange: the "
-        "defending stands removed minus the attacking stands removed, on average; take: the "
-        "chance that the attacker takes the building over the whole fight, both sides playing "
-        "every round at their best."
+        help="What both sides play for where the file gives no allocation (round 1 without "
+        "one, every later round); with --trials, take plays whole fights. " + OBJECTIVES
     ),
 ]
 RoundsOpt = Annotated[
@@ -185,11 +190,12 @@ def simulate(
         int,
         typer.Option(
             min=0,
-            help="Roll the first round this many times and compare with the exact odds; at most "
+            help="Roll the first round this many times (with --objective take: play this many "
+            "whole fights) and compare with the exact odds; at most "
             f"CFALLOC_MAX_TRIALS ({default_limits().max_trials:,}).",
         ),
     ] = 0,
-    objective: ObjectiveOpt = Objective.sweep,
+    objective: PlayedObjectiveOpt = Objective.sweep,
     time_limit: TimeOpt = 10.0,
     as_json: JsonOpt = False,
 ) -> None:

@@ -221,6 +221,11 @@ def trials(
     and for ``take`` the whole fight played to its end (both sides at their best)."""
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
 
+    if rounds is not None and objective != "take":
+        raise InputError(
+            "--rounds with --trials bounds whole fights: use it with --objective take (the "
+            "other trials roll the first round only)"
+        )
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
     budget = Budget(time_limit or DEFAULT_TIME_LIMIT)

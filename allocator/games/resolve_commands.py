@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -262,15 +263,30 @@ def infinity_allocate(
     _run(command, as_json, report, ("infinity-allocate", example, example_name))
 
 
+class TieRule(StrEnum):
+    cancel = "cancel"
+    defender = "defender"
+
+
 @app.command("matched-dice")
 def matched_dice(
     attacker: Annotated[int | None, typer.Option(help="Unwounded assaulting SPs.")] = None,
     defender: Annotated[int | None, typer.Option(help="Unwounded defending SPs.")] = None,
     ties: Annotated[
-        str | None, typer.Option(help="cancel (as written) or defender (Risk).")
+        TieRule | None,
+        typer.Option(
+            help="Equal dice: cancel (as written: nothing happens) or defender (Risk: the "
+            "defender wins them). Default: the profile's."
+        ),
     ] = None,
     rounds: Annotated[int | None, typer.Option(help="Chain this many rounds.")] = None,
-    quality: Annotated[str | None, typer.Option(help="Attacker quality: caps the rounds.")] = None,
+    quality: Annotated[
+        str | None,
+        typer.Option(
+            help="Attacker quality, one of the profile's attack_limits (shipped: veteran, "
+            "elite, regular, inferior): its attack limit caps the rounds."
+        ),
+    ] = None,
     file: Annotated[
         Path | None, typer.Option(help="An assault file with bases on the grid.")
     ] = None,
@@ -291,7 +307,7 @@ def matched_dice(
         options = {
             "attacker": attacker,
             "defender": defender,
-            "ties": ties,
+            "ties": None if ties is None else ties.value,
             "rounds": rounds,
             "quality": quality,
         }

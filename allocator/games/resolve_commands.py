@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -263,18 +262,14 @@ def infinity_allocate(
     _run(command, as_json, report, ("infinity-allocate", example, example_name))
 
 
-class TieRule(StrEnum):
-    cancel = "cancel"
-    defender = "defender"
-
-
 @app.command("matched-dice")
 def matched_dice(
     attacker: Annotated[int | None, typer.Option(help="Unwounded assaulting SPs.")] = None,
     defender: Annotated[int | None, typer.Option(help="Unwounded defending SPs.")] = None,
     ties: Annotated[
-        TieRule | None,
+        str | None,
         typer.Option(
+            metavar="cancel|defender",
             help="Equal dice: cancel (as written: nothing happens) or defender (Risk: the "
             "defender wins them). Default: the profile's."
         ),
@@ -307,7 +302,7 @@ def matched_dice(
         options = {
             "attacker": attacker,
             "defender": defender,
-            "ties": None if ties is None else ties.value,
+            "ties": ties,
             "rounds": rounds,
             "quality": quality,
         }

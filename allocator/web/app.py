@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, FastAPI, Request
+from fastapi import APIRouter, Body, FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -180,11 +180,18 @@ async def check(scenario: ScenarioBody, work: Work) -> Any:
 
 
 @api.post("/explain", responses=JSON_REFUSALS, tags=["rules"], response_model=ExplainAnswer)
-async def explain(scenario: ScenarioBody, work: Work) -> Any:
-    """Narrate the procedure step by step: `cfalloc explain --json`."""
+async def explain(
+    scenario: ScenarioBody,
+    work: Work,
+    objective: Annotated[
+        Literal["sweep", "exchange", "take"],
+        Query(description="The aim of the line walked when the scenario has no allocation."),
+    ] = "take",
+) -> Any:
+    """Narrate the procedure step by step: `cfalloc explain --objective O --json`."""
     seconds = work.settings.solve_time_limit
     return await answered(
-        work, scenario, lambda battle: service.explain_answer(battle, time_limit=seconds)
+        work, scenario, lambda battle: service.explain_answer(battle, objective, seconds)
     )
 
 

@@ -358,6 +358,24 @@ def test_every_shipped_scenario_is_explained(client: TestClient, path: Path) -> 
         )
 
 
+@pytest.mark.parametrize("objective", [None, "sweep", "exchange", "take"])
+def test_explain_walks_the_line_of_the_aim_asked(client: TestClient, objective: str | None) -> None:
+    """As `cfalloc explain --objective O` (by default take, as on the command line)."""
+    path = folder("scenarios") / "fight-together-or-apart.yaml"
+    query = "" if objective is None else f"?objective={objective}"
+    response = client.post(f"/api/explain{query}", json=read_data(path))
+    assert response.status_code == 200, response.text
+    options = [] if objective is None else ["--objective", objective]
+    printed = CliRunner().invoke(cli_app, ["explain", str(path), *options, "--json"])
+    assert response.json() == json.loads(printed.stdout)
+    assert response.json()["objective"] == (objective or "take")
+
+
+def test_explain_refuses_an_aim_it_does_not_know(client: TestClient, seed: dict[str, Any]) -> None:
+    error = assert_error(client.post("/api/explain?objective=hold", json=seed), 422)
+    assert "objective" in (error["place"] or "")
+
+
 def test_simulate_with_a_seed_repeats_the_same_dice(
     client: TestClient, seed: dict[str, Any]
 ) -> None:

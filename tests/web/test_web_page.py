@@ -632,6 +632,16 @@ def test_explain_reads_in_english_with_rules_linked(page: Any) -> None:
     assert focused(page) is None and page.evaluate("() => document.activeElement.id") == "rule-4b"
 
 
+def test_explain_walks_the_line_of_the_chosen_aim(page: Any) -> None:
+    open_example(page, empty=True)
+    result = page.get_by_test_id("explain-result")
+    for aim, words in (("take", "take the building"), ("sweep", "win every combat")):
+        page.get_by_test_id("objective").select_option(aim)
+        page.get_by_test_id("explain").click()
+        expect(result.locator(".explain-mode")).to_contain_text(f"the attacker's aim: {words}")
+    text_has_no_raw_data(result.inner_text())
+
+
 def test_explain_of_a_broken_allocation_says_which_step(page: Any) -> None:
     build_illegal_line(page)
     page.get_by_test_id("explain").click()

@@ -105,7 +105,7 @@ def fight_answer(outcome: SolveOutcome) -> FightAnswer:
 
 
 def explain_answer(
-    battle: Battle, objective: str = "sweep", time_limit: float | None = None
+    battle: Battle, objective: str = "take", time_limit: float | None = None
 ) -> ExplainAnswer:
     from allocator.games.crossfire.explain import explain
 

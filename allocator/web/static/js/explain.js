@@ -34,7 +34,8 @@ async function explain() {
   const result = $("explain-result");
   fill(result, el("p", {class: "note", text: "Walking through the steps…"}));
   try {
-    const answer = await api("/api/explain", {body: scenarioWith(builtSoFar())});
+    const aim = encodeURIComponent($("objective").value);
+    const answer = await api(`/api/explain?objective=${aim}`, {body: scenarioWith(builtSoFar())});
     const mode = answer.mode === "check"
       ? "Your allocation, step by step."
       : `Nothing placed yet, so this is the best line of play ` +

@@ -271,7 +271,7 @@ def matched_dice(
         typer.Option(
             metavar="cancel|defender",
             help="Equal dice: cancel (as written: nothing happens) or defender (Risk: the "
-            "defender wins them). Default: the profile's."
+            "defender wins them). Default: the profile's.",
         ),
     ] = None,
     rounds: Annotated[int | None, typer.Option(help="Chain this many rounds.")] = None,

@@ -456,8 +456,12 @@ def test_a_leader_who_can_join_no_combat_is_named_with_the_fix(page: Any) -> Non
     expect(page.get_by_test_id("building-name")).to_have_text("A PC far from his squads")
     warning = page.locator("#check-warnings [data-testid=warning]")
     expect(warning).to_contain_text("apc is within one stand width of no attacking squad")
-    expect(warning).to_contain_text("add `near: [a1]` to him")
-    expect(warning).to_contain_text("place him beside a squad on the board")
+    expect(warning).to_contain_text(
+        "list the squads beside him in his near (for example near: [a1])"
+    )
+    expect(warning.locator("code").first).to_have_text("near")
+    expect(warning.locator("[data-testid=rule-link][data-rule='5a']")).to_be_visible()
+    assert "`" not in warning.inner_text()
     page.get_by_test_id("explain").click()
     expect(page.get_by_test_id("explain-result").get_by_test_id("warning")).to_contain_text(
         "apc is within one stand width"
@@ -507,6 +511,16 @@ def test_best_split_takes_the_building_by_default(page: Any, live_server: str) -
     beside = result.get_by_test_id("one-round")
     expect(beside.get_by_test_id("solve-combat")).to_have_count(len(answer["combats"]))
     text_has_no_raw_data(result.inner_text())
+    fractions = result.locator(".exact:not(.long)")
+    assert fractions.count() >= 2 + len(fight["outcomes"])
+    lines = fractions.evaluate_all(
+        """spans => spans.map(span => {
+            const range = document.createRange();
+            range.selectNodeContents(span);
+            return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+        })"""
+    )
+    assert set(lines) == {1}, "a fraction broke across lines"
 
 
 def test_best_split_shows_each_combats_odds(page: Any) -> None:
@@ -706,7 +720,7 @@ def test_builder_near_by_positions_dragged_on_the_table(page: Any) -> None:
     page.get_by_test_id("builder-positions").check()
     result = page.get_by_test_id("builder-near-result")
     expect(result).to_contain_text("de-1plt-pc is within one stand width of nobody who fights")
-    expect(result.get_by_test_id("warning")).to_contain_text("place him beside a squad")
+    expect(result.get_by_test_id("warning")).to_contain_text("within one stand width of one")
     token = page.get_by_test_id("builder-token-de-1plt-pc")
     squad = page.get_by_test_id("builder-token-de-1plt-sq2")
     start, goal = token.bounding_box(), squad.bounding_box()

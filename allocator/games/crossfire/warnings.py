@@ -40,9 +40,10 @@ def battle_warnings(battle: Battle) -> list[str]:
     found = []
     squads = battle.attacker.ids(Role.squad)
     for leader in stranded_leaders(battle):
+        example = ", ".join(squads[:3])
         fix = (
-            f"add `near: [{', '.join(squads[:3])}]` to him in the file, or place him beside a "
-            "squad on the board"
+            f"list the squads beside him in his `near` (for example `near: [{example}]`), or "
+            "give him a `position` within one stand width of one"
         )
         also = (
             " He can still fight as a squad where the attacker has fewer squads than combats (4b)."

@@ -75,6 +75,13 @@ export function odds(exact) {
   return `${exact} (${percent(exact)})`;
 }
 
+/** Exact odds in a span that keeps them on one line, so that no fraction is read as two; only
+ * one too long for a phone's line (a fight of many rounds) may wrap. */
+export function exactSpan(text, extraClass = "") {
+  const classes = ["exact", extraClass, text.length > 32 ? "long" : ""].filter(Boolean);
+  return el("span", {class: classes.join(" "), text});
+}
+
 /** An exact "p/q" as a float, however long its digits (for the width of a bar). */
 export function ratio(exact) {
   const [p, q] = fraction(exact);

@@ -50,7 +50,7 @@ export function warningsList(warnings) {
   if (!warnings?.length) return null;
   return el("ul", {class: "warnings", "data-testid": "warnings"},
     warnings.map((text) => el("li", {"data-testid": "warning"},
-      el("strong", {text: "Warning: "}), text)));
+      el("strong", {text: "Warning: "}), ...withRuleLinks(text))));
 }
 
 let ruleIds = null;
@@ -77,8 +77,14 @@ export function ruleLink(id) {
   }, id);
 }
 
-/** A text with every rule id in it linked to the rule's statement. */
+/** A text with every rule id in it linked to the rule's statement, and `code` shown as code. */
 export function withRuleLinks(text) {
+  // `between backticks` is what to write in a file: shown as code, never linked
+  return text.split("`").flatMap((piece, i) =>
+    i % 2 ? [el("code", {text: piece})] : linked(piece)).filter((piece) => piece !== "");
+}
+
+function linked(text) {
   if (!ruleIds) return [text];
   const pieces = [];
   let last = 0;
@@ -87,5 +93,5 @@ export function withRuleLinks(text) {
     last = match.index + match[0].length;
   }
   pieces.push(text.slice(last));
-  return pieces.filter((piece) => piece !== "");
+  return pieces;
 }

@@ -1,7 +1,9 @@
 // The Best split panel: /api/solve for either side, with each combat's odds and why it is best.
 import {copyAllocation} from "./allocation.js";
 import {api, errorNode} from "./api.js";
-import {$, decimal, el, fill, odds, percent, plural, ratio, share, signed} from "./dom.js";
+import {
+  $, decimal, el, exactSpan, fill, odds, percent, plural, ratio, share, signed,
+} from "./dom.js";
 import {scenarioWith} from "./check.js";
 import {oddsBar, standChips, warningsList} from "./show.js";
 import {commit, state} from "./state.js";
@@ -51,9 +53,9 @@ function fightPanel(fight) {
       ? el("p", {class: "fight-odds", "data-testid": "fight-odds",
         "data-exact": fight.p_attacker_takes},
       el("strong", {text: "The attacker takes the building: "}),
-      el("span", {class: "exact", text: share(fight.p_attacker_takes)}),
+      exactSpan(share(fight.p_attacker_takes)),
       "; the defender holds it: ",
-      el("span", {class: "exact", text: share(fight.p_defender_holds)}), ".")
+      exactSpan(share(fight.p_defender_holds)), ".")
       : null,
     known
       ? el("div", {class: "odds-track", role: "img",
@@ -75,7 +77,7 @@ function fightPanel(fight) {
       },
       el("th", {scope: "row", text: outcomeText(outcome)}),
       el("td", {}, el("strong", {text: percent(outcome.p)}), " ",
-        el("span", {class: "exact note", text: outcome.p}), outcomeBar(outcome.p)))))) : null,
+        exactSpan(outcome.p, "note"), outcomeBar(outcome.p)))))) : null,
     fight.one_round
       ? el("p", {class: "note", "data-testid": "fight-one-round"},
         `The best split for this round alone would be worth ${share(fight.one_round.exact)} ` +

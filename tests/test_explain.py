@@ -124,3 +124,7 @@ def test_broken_steps_are_exactly_the_steps_of_the_reported_rules(scenario: Path
     complete = report.legal and is_complete(battle.allocation)
     assert steps[7]["status"] == ("followed" if complete else "not reached")
     assert ("odds" in steps[7]) == complete
+    if complete:
+        assert all(s["status"] == "followed" for s in steps[:7]), [
+            (s["step"], s["status"]) for s in steps[:7]
+        ]

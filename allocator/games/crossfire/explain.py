@@ -56,6 +56,8 @@ def _chosen(allocation: Allocation, step: int) -> str | None:
 
 
 def explain_allocation(battle: Battle, allocation: Allocation) -> list[ExplainStep]:
+    if allocation.reallocate is None and is_complete(allocation):
+        allocation = allocation.model_copy(update={"reallocate": {}})  # all opposed: none moves
     violations = check(battle, allocation)
     steps = []
     for step in range(7):

@@ -17,7 +17,7 @@ from typing import Literal
 
 from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
-from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.check import is_complete
 from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
 from allocator.games.crossfire.schema import Allocation
@@ -44,11 +44,20 @@ def requirements(battle: Battle, step: int) -> list[str]:
     return family.requirements(battle, step)
 
 
-def _chosen(allocation: Allocation, step: int) -> str | None:
+def _chosen(battle: Battle, allocation: Allocation, step: int) -> str | None:
     if step == 1 and allocation.combats is not None:
         return f"The defender's combats: {_where(allocation.combats)}."
     if step == 4 and allocation.attack is not None:
         return f"The attack: {_where(allocation.attack)}."
+    if step == 5 and allocation.attack is not None:
+        as_squads = [
+            f"{leader} takes combat {name} as a squad (4b), so 5a does not bind him there."
+            for name, ids in allocation.attack.items()
+            if not any(battle.role(s) == Role.squad for s in ids)
+            for leader in ids
+            if battle.is_commander(leader)
+        ]
+        return " ".join(as_squads) or None
     if step == 6 and allocation.reallocate is not None:
         moves = "; ".join(f"{s} to {t}" for s, t in allocation.reallocate.items()) or "none"
         return f"Moves: {moves}."
@@ -65,7 +74,7 @@ def explain_allocation(battle: Battle, allocation: Allocation) -> list[ExplainSt
         given = part is None or getattr(allocation, part) is not None
         broken = [v for v in violations if v.step == step]
         text = requirements(battle, step)
-        if (chosen := _chosen(allocation, step)) is not None:
+        if (chosen := _chosen(battle, allocation, step)) is not None:
             text.append(chosen)
         text += [f"Broken: {v.rule} - {v.message}" for v in broken]
         steps.append(

@@ -19,7 +19,10 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 
 from playwright.sync_api import expect
 
+from allocator.core.library import folder
 from allocator.core.reader import read_text
+from allocator.games.crossfire import service
+from allocator.games.crossfire.battle import load_battle
 from allocator.games.crossfire.rules import RULES
 
 pytestmark = pytest.mark.browser
@@ -586,6 +589,25 @@ def test_dice_roll_anew_each_time_and_a_seed_replays_them(page: Any) -> None:
         "attacker",
         "defender",
     }
+
+
+def test_a_roll_says_whether_the_fight_ends_or_goes_on(page: Any) -> None:
+    battle = load_battle(folder("scenarios") / f"{SEED}.yaml")
+    seeds: dict[bool, int] = {}
+    for seed in range(200):  # the first seed that ends the fight, and the first that does not
+        seeds.setdefault(service.simulate_answer(battle, seed=seed).winner is None, seed)
+    assert set(seeds) == {True, False}
+    open_example(page)
+    result = page.get_by_test_id("roll-result")
+    page.get_by_test_id("seed").fill(str(seeds[True]))
+    page.get_by_test_id("roll").click()
+    expect(result.get_by_test_id("fight-goes-on")).to_contain_text("start again from step 1")
+    expect(result.locator("[data-testid=rule-link][data-rule='7b']")).to_be_visible()
+    expect(result.get_by_test_id("fight-ends")).to_have_count(0)
+    page.get_by_test_id("seed").fill(str(seeds[False]))
+    page.get_by_test_id("roll").click()
+    expect(result.get_by_test_id("fight-ends")).to_contain_text("The fight ends")
+    expect(result.get_by_test_id("fight-goes-on")).to_have_count(0)
 
 
 def test_pool_dice_show_the_scores_the_server_compared(page: Any, live_server: str) -> None:

@@ -4,13 +4,16 @@ import {leading, PARTS} from "./allocation.js";
 import {api, errorNode} from "./api.js";
 import {$, el, fill, listing} from "./dom.js";
 import {scenarioWith} from "./check.js";
-import {partsList, standChips} from "./show.js";
+import {partsList, standChips, withRuleLinks} from "./show.js";
 import {state} from "./state.js";
 
 const FIGHT_ENDS = {
   attacker: "The fight ends: the attacker takes the building.",
   defender: "The fight ends: the defender holds the building.",
 };
+const FIGHT_GOES_ON = "The fight goes on: both sides still have stands in the building, so the " +
+  "survivors start again from step 1 (7b). Best split, aiming to take the building, gives the " +
+  "odds of the whole fight.";
 
 /** A die showing ``face`` (1-6): pips on a square. */
 function die(face, side) {
@@ -67,7 +70,10 @@ async function roll() {
         }, "Keep this seed to roll these dice again")),
       el("ul", {class: "roll-combats"}, round.combats.map(rolledCombat)),
       el("p", {class: "note", text: `Removed this round: ${listing(removed)}.`}),
-      answer.winner ? el("p", {class: "status", text: FIGHT_ENDS[answer.winner]}) : null);
+      answer.winner
+        ? el("p", {class: "status", "data-testid": "fight-ends", text: FIGHT_ENDS[answer.winner]})
+        : el("p", {class: "status", "data-testid": "fight-goes-on"},
+          ...withRuleLinks(FIGHT_GOES_ON)));
   } catch (error) {
     fill(result, errorNode(error, "roll-error"));
   }

@@ -341,6 +341,17 @@ def test_counters_are_dragged_into_combats_and_back(page: Any) -> None:
     expect_status(page, "legal")
 
 
+def test_status_names_the_stands_still_to_place(page: Any) -> None:
+    open_example(page, empty=True)
+    put(page, "d1", "new")
+    status = page.get_by_test_id("check-status")
+    expect(status).to_have_text("Not legal yet: 2 broken rules; h1 and h2 are still to place.")
+    put(page, "h1", "A")
+    expect(status).to_have_text("Not legal yet: 1 broken rule; h2 is still to place.")
+    put(page, "h2", "A")
+    expect(status).to_have_text("Not legal: 1 broken rule.")
+
+
 def test_stand_goes_back_to_its_pool(page: Any) -> None:
     open_example(page, empty=True)
     put(page, "d1", "new")

@@ -32,6 +32,12 @@ export function attackOf(allocation, id) {
     .find((name) => allocation.attack[name].includes(id)) ?? null;
 }
 
+/** The stands of one side still in its pool: in no combat yet. */
+export function unplaced(allocation, side, ids) {
+  const placedIn = side === "defender" ? combatOf : attackOf;
+  return ids.filter((id) => placedIn(allocation, id) === null);
+}
+
 export function removeFrom(mapping, id) {
   for (const ids of Object.values(mapping)) {
     const index = ids.indexOf(id);

@@ -1,6 +1,6 @@
 // The board: the building's combats between the two pools of counters. A counter is picked up by
 // a click (or Enter) and put down on a combat, "New combat" or its pool; or dragged there.
-import {combatOf, copyAllocation} from "./allocation.js";
+import {combatOf, copyAllocation, unplaced} from "./allocation.js";
 import {$, el, fill} from "./dom.js";
 import {oddsBar} from "./show.js";
 import {commit, currentStage, pick, redraw, state} from "./state.js";
@@ -239,10 +239,9 @@ export function renderBoard() {
   const byStand = violationsByStand();
   const oddsByName = new Map((state.check?.odds?.combats ?? []).map((c) => [c.name, c]));
   const allocation = state.allocation;
-  pool("defender", state.board.defender.map((s) => s.id)
-    .filter((id) => combatOf(allocation, id) === null), byStand);
-  pool("attacker", state.board.attacker.map((s) => s.id)
-    .filter((id) => !Object.values(allocation.attack).flat().includes(id)), byStand);
+  for (const side of ["defender", "attacker"]) {
+    pool(side, unplaced(allocation, side, state.board[side].map((s) => s.id)), byStand);
+  }
   const boxes = Object.keys(allocation.combats).map((n) => combatBox(n, byStand, oddsByName));
   if (currentStage().opensCombats) boxes.push(newCombatBox());
   if (boxes.length === 0) boxes.push(el("p", {class: "note", text: "No combats yet."}));

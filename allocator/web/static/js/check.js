@@ -1,7 +1,7 @@
 // The Check panel: the allocation built so far is checked by /api/check after every change.
-import {leading, overlay} from "./allocation.js";
+import {leading, overlay, unplaced} from "./allocation.js";
 import {api, errorNode} from "./api.js";
-import {$, el, fill, odds, plural, signed} from "./dom.js";
+import {$, el, fill, listing, odds, plural, signed} from "./dom.js";
 import {warningsList, withRuleLinks} from "./show.js";
 import {commit, currentStage, on, redraw, state} from "./state.js";
 
@@ -53,6 +53,16 @@ function applyNearest() {
     {what: "The nearest legal allocation"});
 }
 
+/** The stands of the side being placed that are still in its pool (none before any is placed). */
+function stillToPlace() {
+  const {allocation, board} = state;
+  const ids = (side) => board[side].map((s) => s.id);
+  const defenders = unplaced(allocation, "defender", ids("defender"));
+  if (!Object.keys(allocation.combats).length) return [];
+  if (defenders.length || !Object.values(allocation.attack).flat().length) return defenders;
+  return unplaced(allocation, "attacker", ids("attacker"));
+}
+
 export function renderCheck() {
   const status = $("check-status");
   const list = $("violations");
@@ -69,7 +79,11 @@ export function renderCheck() {
   if (!check) return;
   status.dataset.state = checking ? "pending" : check.legal ? "legal" : "illegal";
   if (!check.legal) {
-    status.textContent = `Not legal: ${plural(check.violations.length, "broken rule")}.`;
+    const broken = plural(check.violations.length, "broken rule");
+    const left = stillToPlace();
+    status.textContent = left.length
+      ? `Not legal yet: ${broken}; ${listing(left)} ${left.length > 1 ? "are" : "is"} still to place.`
+      : `Not legal: ${broken}.`;
   } else if (builtSoFar() === null) {
     status.textContent = "Nothing placed yet; the building itself breaks no rule.";
   } else {

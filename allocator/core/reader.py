@@ -40,7 +40,6 @@ _STR, _INT, _FLOAT, _BOOL, _NULL = (
 )
 _MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
 PLAIN_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _MAP, _SEQ, "!"}
-_NUMBER_LIKE = re.compile(r"[-+]?(?:\.?[0-9][0-9_.:eE+\-]*|\.inf|\.Inf|\.INF|\.nan|\.NaN|\.NAN)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -75,6 +74,21 @@ class _Loader(_LOADER_BASE):  # type: ignore[misc]
             seen[key] = key_node
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
+    def construct_number(self, node: yaml.ScalarNode) -> Any:
+        """An int or float, or a YAML error at its place when the text is not one."""
+        kind = "a whole number" if node.tag == _INT else "a number"
+        construct = super().construct_yaml_int if node.tag == _INT else super().construct_yaml_float
+        try:
+            return construct(node)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{excerpt(node.value)} is not {kind}", node.start_mark
+            ) from None
+
+
+_Loader.add_constructor(_INT, _Loader.construct_number)
+_Loader.add_constructor(_FLOAT, _Loader.construct_number)
+
 
 class _DuplicateKey(yaml.YAMLError):
     def __init__(self, key: object, first_line: int, mark: Any):
@@ -89,6 +103,22 @@ def _tag_problem(tag: str) -> str:
         f"the YAML tag {excerpt(shown)} is not allowed: files hold only text, numbers, "
         "true/false, lists and mappings"
     )
+
+
+class _Resolver(yaml.resolver.Resolver):
+    """The loader's resolver alone: which tag each scalar gets."""
+
+    yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+
+
+_RESOLVER = _Resolver()
+
+
+def _scalar_tag(event: yaml.ScalarEvent) -> str:
+    """The tag the loader gives a scalar: its own, or the one its text resolves to."""
+    if event.tag not in (None, "!") and not event.implicit[0]:
+        return str(event.tag)
+    return str(_RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit))  # type: ignore[no-untyped-call]
 
 
 def _mark_place(mark: Any) -> str | None:
@@ -125,8 +155,9 @@ def _check_yaml_events(text: str, source: str | None, limits: Limits) -> None:
                 )
             if _SURROGATE.search(value):
                 raise fail("the text holds an unpaired surrogate escape", event.start_mark)
-            if not event.style and _NUMBER_LIKE.fullmatch(value):
-                digits = sum(ch.isdigit() for ch in value)
+            if _scalar_tag(event) in (_INT, _FLOAT):
+                # in any base and with any tag: hex letters and sexagesimal parts count too
+                digits = sum(ch.isalnum() for ch in value)
                 if digits > limits.max_number_digits:
                     raise fail(
                         f"a number of {digits} digits", event.start_mark, "max_number_digits"

@@ -17,7 +17,8 @@ file does.
 from __future__ import annotations
 
 import re
-from itertools import groupby
+from collections.abc import Iterator
+from itertools import chain, groupby
 from typing import Annotated, Any, Literal
 
 import yaml
@@ -25,6 +26,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from allocator.core.budget import Budget
 from allocator.core.library import names
 from allocator.core.reader import excerpt
 from allocator.games.crossfire.battle import (
@@ -380,7 +382,16 @@ BLOCK_PARTS = ("defender", "attacker", "allocation")
 
 class _Dumper(yaml.SafeDumper):
     """The shipped scenarios' style: blocks at the top, short collections on one line, list
-    items indented under their key, long texts folded, whole numbers without ``.0``."""
+    items indented under their key, long texts folded, whole numbers without ``.0``.
+
+    With a ``budget`` (a subclass's), every collection written first checks the time left.
+    """
+
+    budget: Budget | None = None
+
+    def on_time(self) -> None:
+        if self.budget is not None:
+            self.budget.check("the scenario's file text")
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
@@ -391,9 +402,37 @@ def _flow_text(data: Any) -> str:
 
 
 def _one_line(data: Any) -> bool:
-    """Whether a collection fits on one line in flow style (no long or multi-line text)."""
+    """Whether a collection fits on one line in flow style (no long or multi-line text).
+
+    Only a collection of fewer values than the line has characters is written out to see:
+    so every collection of a large tree is not written out again for each one above it.
+    """
+    if _more_values_than(data, FLOW_WIDTH):
+        return False
     text = _flow_text(data).rstrip("\n")
     return "\n" not in text and len(text) <= FLOW_WIDTH
+
+
+def _more_values_than(data: Any, count: int) -> bool:
+    """Whether a collection holds more than ``count`` values, counted only as far as that."""
+    seen = 0
+    open_collections: list[Iterator[Any]] = [iter([data])]
+    while open_collections:
+        item = next(open_collections[-1], _END)
+        if item is _END:
+            open_collections.pop()
+            continue
+        seen += 1
+        if seen > count:
+            return True
+        if isinstance(item, dict):
+            open_collections.append(chain.from_iterable(item.items()))
+        elif isinstance(item, list):
+            open_collections.append(iter(item))
+    return False
+
+
+_END = object()
 
 
 def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
@@ -413,11 +452,13 @@ def _represent_number(dumper: yaml.SafeDumper, number: float) -> yaml.Node:
     return dumper.represent_float(number)
 
 
-def _represent_mapping(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.Node:
+def _represent_mapping(dumper: _Dumper, data: dict[str, Any]) -> yaml.Node:
+    dumper.on_time()
     return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=_one_line(data))
 
 
-def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+def _represent_list(dumper: _Dumper, data: list[Any]) -> yaml.Node:
+    dumper.on_time()
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=_one_line(data))
 
 
@@ -432,7 +473,7 @@ _Dumper.add_representer(list, _represent_list)
 _Dumper.add_representer(_Block, _represent_block)
 
 
-def scenario_yaml(battle: Battle) -> str:
+def scenario_yaml(battle: Battle, budget: Budget | None = None) -> str:
     """The scenario as a file, in the shipped scenarios' style: what was given, in the schema's
     order (``cfalloc check`` reads it back to the same scenario).
 
@@ -452,9 +493,8 @@ def scenario_yaml(battle: Battle) -> str:
     """
     data = battle.scenario.model_dump(mode="json", exclude_unset=True)
     document = _Block({k: _Block(v) if k in BLOCK_PARTS else v for k, v in data.items()})
-    return yaml.dump(
-        document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=FLOW_WIDTH
-    )
+    dumper = _Dumper if budget is None else type("_TimedDumper", (_Dumper,), {"budget": budget})
+    return yaml.dump(document, Dumper=dumper, sort_keys=False, allow_unicode=True, width=FLOW_WIDTH)
 
 
 def file_name(battle: Battle) -> str:
@@ -516,8 +556,10 @@ async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> Any:
     """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
 
     def job() -> JSONResponse:
+        budget = Budget(work.settings.solve_time_limit)
         battle = battle_from_data(scenario, limits=work.settings.limits)
-        written = ScenarioYaml(yaml=scenario_yaml(battle), file_name=file_name(battle))
+        text = scenario_yaml(battle, budget)
+        written = ScenarioYaml(yaml=text, file_name=file_name(battle))
         return JSONResponse(written.model_dump(mode="json"))
 
     return await work.pool.run(job)

@@ -240,6 +240,28 @@ def test_every_endpoint_that_computes_passes_the_servers_time_limit(
     assert given == [3.5]
 
 
+def test_a_scenarios_file_text_keeps_to_the_servers_time_limit() -> None:
+    """A deep tree of thousands of units, within every size limit, is written out in time or
+    refused in the one error form; its collections are not each written out again."""
+    units: dict[str, Any] = {
+        "id": "bottom",
+        "kind": "company",
+        "units": [{"id": f"p{i}", "kind": "platoon"} for i in range(20_000)],
+    }
+    for depth in range(12):
+        units = {"id": f"c{depth}", "kind": "company", "units": [units]}
+    scenario = {
+        "defender": {"units": [units], "stands": [{"id": "d1", "type": "rifle", "unit": "p0"}]},
+        "attacker": {
+            "units": [{"id": "q", "kind": "platoon"}],
+            "stands": [{"id": "a1", "type": "rifle", "unit": "q"}],
+        },
+    }
+    response = make_client(solve_time_limit=0.2).post("/api/scenario-yaml", json=scenario)
+    error = assert_error(response, 422, "time limit")
+    assert "the scenario's file text was not found in 0.2 s" in error["problem"]
+
+
 def test_a_defect_is_a_500_in_the_error_form(monkeypatch: Any) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ZeroDivisionError("a defect")

@@ -192,7 +192,7 @@ def test_board_warns_of_a_leader_near_nobody(client: TestClient) -> None:
     assert board["near"]["de-1plt-pc"] == []
     [warning] = board["warnings"]
     assert warning.startswith("de-1plt-pc is within one stand width of no attacking squad")
-    assert "near: [" in warning and "on the board" in warning
+    assert "near: [" in warning and "`position` within one stand width" in warning
 
 
 def test_board_refuses_bad_scenarios_with_the_place(client: TestClient) -> None:

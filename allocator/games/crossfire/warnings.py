@@ -9,7 +9,7 @@
 ...         {"id": "pc", "type": "pc", "unit": "q", "rating": 1}]},
 ... })
 >>> print(battle_warnings(b)[0])  # doctest: +ELLIPSIS
-pc is within one stand width of no attacking squad, so he can join no combat (5a): add ...
+pc is within one stand width of no attacking squad, so he can join no combat (5a): list ...
 """
 
 from __future__ import annotations

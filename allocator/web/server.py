@@ -3,7 +3,8 @@
 A client has ``head_timeout`` seconds to send a request's head (request line and headers),
 ``body_timeout`` more for its body (:class:`~allocator.web.guards.SlowBodyTimeout`), and an idle
 kept-alive connection is closed after ``keep_alive`` seconds; the connections open at once are
-bounded, so that clients that hold their connections cannot use up the memory.
+bounded, in all and for each client address, so that clients that hold their connections cannot
+use up the memory or shut the others out (one over a bound gets 429, as a busy pool answers).
 
 >>> url("127.0.0.1", 8000), url("::1", 8000)
 ('http://127.0.0.1:8000/', 'http://[::1]:8000/')
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 import socket
 import threading
 import time
@@ -32,17 +34,54 @@ from allocator.web.settings import WebSettings
 MAX_HEAD_BYTES = 16 * 1024
 
 
+def _refusal(problem: str, retry_after: int) -> Any:
+    """An ASGI app that answers every request 429 in the API's error form, and closes."""
+    body = json.dumps({"error": {"file": None, "place": "connections", "problem": problem}})
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(retry_after).encode()),
+        (b"connection", b"close"),
+    ]
+
+    async def refuse(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": body.encode()})
+
+    return refuse
+
+
 class TimedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1, closing a connection whose request head does not arrive within
     ``head_timeout`` seconds (uvicorn itself times out only idle kept-alive connections, so a
     client sending its headers a byte at a time would hold the connection for ever)."""
 
     head_timeout: ClassVar[float] = 10.0
+    max_connections: ClassVar[int] = 256
+    max_connections_per_client: ClassVar[int] = 16
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self._head_timer: asyncio.TimerHandle | None = None
+        problem = self._over_a_cap()
+        if problem is not None:  # its request, when it comes, is answered 429 and not run
+            self.app = _refusal(f"busy: {problem}", ceil(self.head_timeout))
         self._wait_for_head()
+
+    def _over_a_cap(self) -> str | None:
+        """Why this connection is one too many, or None: the server's connections are bounded,
+        and so are each client's, so that one client holding many open cannot shut out others."""
+        others = [c for c in self.connections if c is not self]
+        if len(others) >= self.max_connections:
+            return f"the server has its most connections open ({self.max_connections})"
+        address = self.client[0] if self.client else None
+        same = [c for c in others if (getattr(c, "client", None) or (None,))[0] == address]
+        if address is not None and len(same) >= self.max_connections_per_client:
+            return (
+                f"this client has its most connections open ({self.max_connections_per_client}):"
+                " close some"
+            )
+        return None
 
     def _wait_for_head(self) -> None:
         self._stop_waiting()
@@ -141,14 +180,17 @@ def url(host: str, port: int) -> str:
 
 def server_options(settings: WebSettings) -> dict[str, Any]:
     """uvicorn's settings: slow and idle clients time out, and connections are bounded."""
-    protocol = type(
-        "TimedH11Protocol", (TimedH11Protocol,), {"head_timeout": settings.head_timeout}
-    )
+    caps = {
+        "head_timeout": settings.head_timeout,
+        "max_connections": settings.max_connections,
+        "max_connections_per_client": settings.max_connections_per_client,
+    }
+    protocol = type("TimedH11Protocol", (TimedH11Protocol,), caps)
     return {
         "http": protocol,
         "lifespan": "on",
         "timeout_keep_alive": settings.keep_alive,
-        "limit_concurrency": settings.max_connections,
+        "limit_concurrency": None,  # the protocol's caps, which answer 429 (uvicorn's is a 503)
         "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
         # On Ctrl+C or SIGTERM, answers under way may finish within their time limit.
         "timeout_graceful_shutdown": ceil(settings.solve_time_limit) + 1,

@@ -101,11 +101,19 @@ class WebSettings(BaseModel):
         default=5, ge=1, le=600, description="Seconds an idle kept-alive connection stays open."
     )
     max_connections: int = Field(
-        default=64,
+        default=256,
         ge=1,
         le=100_000,
-        description="Open connections and requests at once (each may hold a body of up to "
-        "max_body_bytes); beyond them the server answers 503.",
+        description="Connections open at once (each may hold a body of up to max_body_bytes); "
+        "beyond them a new connection gets 429 (busy) with Retry-After.",
+    )
+    max_connections_per_client: int = Field(
+        default=16,
+        ge=1,
+        le=100_000,
+        description="Connections one client address may hold open at once (so that one who "
+        "holds many idle cannot shut out the others); beyond them 429. Behind a proxy every "
+        "client has the proxy's address: raise it to max_connections.",
     )
 
     @model_validator(mode="after")

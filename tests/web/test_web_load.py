@@ -190,10 +190,14 @@ def test_real_heavy_requests_in_parallel_leave_the_page_answering() -> None:
 # ------------------------------------------------------------------ slow clients
 
 
-def exchange(url: str, chunks: list[bytes]) -> bytes:
-    """Send ``chunks`` on one connection, then read until the server closes it."""
+def exchange(url: str, chunks: list[bytes], source: str | None = None) -> bytes:
+    """Send ``chunks`` on one connection (from the address ``source``), then read until the
+    server closes it."""
     host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=PATIENCE) as connection:
+    bind = None if source is None else (source, 0)
+    with socket.create_connection(
+        (host, int(port)), timeout=PATIENCE, source_address=bind
+    ) as connection:
         try:
             for chunk in chunks:
                 connection.sendall(chunk)
@@ -254,3 +258,49 @@ def test_a_head_over_the_size_limit_is_refused() -> None:
     with background(QUICK) as (url, _):
         answer = exchange(url, [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"x" * 20_000])
         assert answer.startswith(b"HTTP/1.1 400")  # uvicorn's own answer, before the app
+
+
+GET_PAGE = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+
+def refused_once_held(url: str, source: str) -> bytes:
+    """The answer to a request from ``source``, once the connections held are all counted."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        answer = exchange(url, [GET_PAGE], source)
+        if answer.startswith(b"HTTP/1.1 429") or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.05)
+
+
+def held_connections(url: str, count: int) -> list[socket.socket]:
+    host, port = url.removeprefix("http://").split(":")
+    return [socket.create_connection((host, int(port)), timeout=PATIENCE) for _ in range(count)]
+
+
+def test_one_client_holding_idle_connections_shuts_out_only_itself() -> None:
+    settings = WebSettings(max_connections=8, max_connections_per_client=3)
+    with background(settings) as (url, _):
+        held = held_connections(url, 3)
+        try:
+            answer = refused_once_held(url, "127.0.0.1")
+            assert answer.startswith(b"HTTP/1.1 429") and b"retry-after: 10" in answer
+            assert b'"problem": "busy: this client has its most connections open (3)' in answer
+            assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_beyond_the_servers_connections_a_new_one_gets_429_never_a_5xx() -> None:
+    settings = WebSettings(max_connections=4, max_connections_per_client=16)
+    with background(settings) as (url, _):
+        held = held_connections(url, 4)
+        try:
+            answer = refused_once_held(url, "127.0.0.2")
+            assert answer.startswith(b"HTTP/1.1 429")
+            assert b"the server has its most connections open (4)" in answer
+        finally:
+            for connection in held:
+                connection.close()
+        assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from allocator.cli.console import OK, guarded, out, print_json
+from allocator.cli.options import TimeOption, within_time_limit
+from allocator.core.budget import Budget, alarm
 from allocator.core.errors import InputError, InternalError
 from allocator.core.exact import fraction_text
 from allocator.core.library import names, shipped
@@ -123,15 +125,21 @@ def _run(
     as_json: bool,
     report: Callable[[Resolution], None],
     example: tuple[str, bool, str | None],
+    time_limit: float,
 ) -> None:
-    """Print the example, or resolve and print the answer; every failure is one line."""
+    """Print the example, or resolve and print the answer; every failure is one line.
+
+    The resolution keeps to ``time_limit``: exit 3, saying so, when it would take longer.
+    """
 
     def body() -> int:
         name, wanted, chosen = example
         if wanted or chosen is not None:
             print_example(name, chosen)
             return OK
-        resolution = command()
+        within_time_limit(time_limit)
+        with alarm(time_limit, "the exact answer"):
+            resolution = command()
         if as_json:
             print_json(resolution.answer().to_json())
         else:
@@ -179,6 +187,7 @@ def infinity(
     profile: ProfileOption = None,
     example: ExampleOption = False,
     example_name: ExampleNameOption = None,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """Face to Face (or Normal) roll: who wins, the hits that get through, and the wounds."""
@@ -224,7 +233,7 @@ def infinity(
             details=infinity_report(details),
         )
 
-    _run(command, as_json, report, ("infinity", example, example_name))
+    _run(command, as_json, report, ("infinity", example, example_name), time_limit)
 
 
 @app.command("infinity-allocate")
@@ -235,6 +244,7 @@ def infinity_allocate(
     profile: ProfileOption = None,
     example: ExampleOption = False,
     example_name: ExampleNameOption = None,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """The contact arrangement that maximises the chance of a wound on the chosen target."""
@@ -243,9 +253,10 @@ def infinity_allocate(
         from allocator.games.infinity.allocate import AllocationProblem, allocation_resolution
         from allocator.games.infinity.rolls import load_infinity_profile
 
+        budget = Budget(time_limit)
         problem = load_file(AllocationProblem, given_file(file, "allocation file"))
         rules = load_infinity_profile(profile)
-        return _located(file, lambda: allocation_resolution(problem, rules))
+        return _located(file, lambda: allocation_resolution(problem, rules, budget=budget))
 
     def report(resolution: Resolution) -> None:
         from allocator.core.resolution import AllocationDetails
@@ -259,7 +270,7 @@ def infinity_allocate(
             details=allocation_report(details),
         )
 
-    _run(command, as_json, report, ("infinity-allocate", example, example_name))
+    _run(command, as_json, report, ("infinity-allocate", example, example_name), time_limit)
 
 
 @app.command("matched-dice")
@@ -288,6 +299,7 @@ def matched_dice(
     profile: ProfileOption = None,
     example: ExampleOption = False,
     example_name: ExampleNameOption = None,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """One roll of matched dice, or with --rounds / --quality the whole chain of rounds."""
@@ -329,7 +341,7 @@ def matched_dice(
             details=matched_dice_report(details),
         )
 
-    _run(command, as_json, report, ("matched-dice", example, example_name))
+    _run(command, as_json, report, ("matched-dice", example, example_name), time_limit)
 
 
 @app.command()
@@ -338,6 +350,7 @@ def battlesystem(
     profile: ProfileOption = None,
     example: ExampleOption = False,
     example_name: ExampleNameOption = None,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """Command, charisma, squeezing in, formation, spacing and facing over a building plan."""
@@ -364,7 +377,7 @@ def battlesystem(
             details=battlesystem_report(details_of(resolution, BattlesystemDetails)),
         )
 
-    _run(command, as_json, report, ("battlesystem", example, example_name))
+    _run(command, as_json, report, ("battlesystem", example, example_name), time_limit)
 
 
 @app.command()
@@ -375,6 +388,7 @@ def percentile(
     ] = None,
     example: ExampleOption = False,
     example_name: ExampleNameOption = None,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """The percentile close-assault procedure, with exact chances of every ending."""
@@ -403,4 +417,4 @@ def percentile(
             details=percentile_report(details),
         )
 
-    _run(command, as_json, report, ("percentile", example, example_name))
+    _run(command, as_json, report, ("percentile", example, example_name), time_limit)

@@ -228,3 +228,45 @@ def test_bad_input_is_one_message_and_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
     assert message in result.stderr and "Traceback" not in result.output
+
+
+# --- time limits ------------------------------------------------------------------------------
+
+HEAVY_MATCHED_DICE = (
+    "max_attacker_dice: 3\nmax_defender_dice: 3\nties: cancel\n"
+    "attack_limits: {veteran: 4, elite: 4, regular: 3, inferior: 2}\n"
+    "unverified: [elite, regular, inferior]\n"
+    'break_test: {attacker: "1/999983", defender: "2/999979"}\n'
+)
+
+
+def test_a_resolution_over_its_time_limit_is_exit_3_in_one_line(tmp_path: Path) -> None:
+    """50 SPs a side chained for 100 rounds takes seconds: a tenth of one is not enough."""
+    profile = tmp_path / "heavy.yaml"
+    profile.write_text(HEAVY_MATCHED_DICE, encoding="utf-8")
+    result = resolve(
+        "matched-dice", "--attacker", "50", "--defender", "50", "--rounds", "100",
+        "--profile", profile, "--time-limit", "0.1",
+    )  # fmt: skip
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "error: no answer within the time limit: the exact answer was not found in 0.1 s; "
+        "give more time with --time-limit"
+    ]
+
+
+def test_a_time_limit_over_its_limit_is_refused_naming_it() -> None:
+    result = resolve("percentile", "--time-limit", "1e9")
+    assert result.exit_code == 2 and "CFALLOC_MAX_TIME_LIMIT" in result.stderr
+
+
+def test_the_best_arrangement_keeps_to_its_budget() -> None:
+    from allocator.core.budget import Budget
+    from allocator.core.errors import TimeLimitError
+    from allocator.core.validation import load_file
+    from allocator.games.infinity.allocate import AllocationProblem, allocate
+
+    problem = load_file(AllocationProblem, example("infinity-allocate", "sniper"))
+    assert allocate(problem, budget=Budget(10)).attacker
+    with pytest.raises(TimeLimitError, match="the best arrangement"):
+        allocate(problem, budget=Budget(0.0))

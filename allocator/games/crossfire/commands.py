@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from allocator.cli.console import OK, RULES_BROKEN, guarded, out, print_json
+from allocator.cli.options import TimeOption, within_time_limit
 from allocator.core.limits import default_limits
 
 FileArg = Annotated[
@@ -59,20 +60,10 @@ RoundsOpt = Annotated[
 ]
 
 
-TimeOpt = Annotated[
-    float,
-    typer.Option(
-        min=0.001,
-        help="Seconds the whole answer may take, model building included. At most "
-        f"CFALLOC_MAX_TIME_LIMIT ({default_limits().max_time_limit:g}).",
-    ),
-]
-
-
 def within_limits(time_limit: float, rounds: int | None = None, trials: int = 0) -> None:
     """Refuse options over their limits, naming the limit and how to raise it."""
+    within_time_limit(time_limit)
     limits = default_limits()
-    limits.check("max_time_limit", time_limit, "--time-limit")
     limits.check("max_rounds", rounds or 0, "--rounds")
     limits.check("max_trials", trials, "--trials")
 
@@ -85,7 +76,7 @@ def register(app: typer.Typer) -> None:
     app.command()(simulate)
 
 
-def check(file: FileArg, time_limit: TimeOpt = 10.0, as_json: JsonOpt = False) -> None:
+def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False) -> None:
     """Check a scenario's allocation: every broken rule, the nearest legal allocation, the odds.
 
     Exit code 0: legal; 1: rules broken; 2: bad input or over a limit; 4: internal error. The
@@ -116,7 +107,7 @@ def solve(
     side: SideOpt = Side.defender,
     objective: ObjectiveOpt = Objective.sweep,
     rounds: RoundsOpt = None,
-    time_limit: TimeOpt = 10.0,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Find the best allocation for either side, exactly, with the odds that make it best.
@@ -144,7 +135,7 @@ def solve(
 def explain(
     file: FileArg,
     objective: ObjectiveOpt = Objective.take,
-    time_limit: TimeOpt = 10.0,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Walk through the procedure step by step: the file's allocation, or the optimal line.
@@ -196,7 +187,7 @@ def simulate(
         ),
     ] = 0,
     objective: PlayedObjectiveOpt = Objective.sweep,
-    time_limit: TimeOpt = 10.0,
+    time_limit: TimeOption = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Roll the dice for a complete allocation (or the best line when the file has none)."""

@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -77,3 +78,39 @@ def test_mangled_scenarios_give_an_answer_or_one_input_error(data: Any) -> None:
             assert error.problem and "Traceback" not in str(error)
         else:
             assert isinstance(result.to_json(), dict)
+
+
+def with_fields(**changes: Any) -> dict[str, Any]:
+    """The base scenario with fields set: ``stand`` changes the first attacking stand."""
+    scenario = copy.deepcopy(BASE)
+    stand = changes.pop("stand", {})
+    scenario["attacker"]["stands"][0].update(stand)
+    scenario.update(changes)
+    return scenario
+
+
+@pytest.mark.parametrize(
+    ("changes", "place"),
+    [
+        ({"round": True}, "round"),
+        ({"round": "2"}, "round"),
+        ({"surprise": "yes"}, "surprise"),
+        ({"surprise": 1}, "surprise"),
+        ({"stand_width": True}, "stand_width"),
+        ({"stand_width": "wide"}, "stand_width"),
+        ({"stand": {"position": [True, 0]}}, "attacker.stands[0].position[0]"),
+        ({"stand": {"suppressed": "no"}}, "attacker.stands[0].suppressed"),
+    ],
+)
+def test_numbers_and_true_false_are_taken_only_as_written(
+    changes: dict[str, Any], place: str
+) -> None:
+    with pytest.raises(InputError) as refused:
+        battle_from_data(with_fields(**changes))
+    assert refused.value.place == place
+
+
+def test_a_whole_number_is_a_number_where_a_number_is_asked() -> None:
+    battle = battle_from_data(with_fields(stand_width=2, stand={"position": [1, "2.5e0"]}))
+    assert battle.scenario.stand_width == 2.0
+    assert battle.stand("a1").position == (1.0, 2.5)

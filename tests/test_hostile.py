@@ -265,6 +265,8 @@ def test_an_option_over_its_limit_is_one_line_naming_the_limit(
         ("CFALLOC_MAX_DEPTH", "100000", "less than or equal to 200"),
         ("CFALLOC_MAX_STANDS_PER_SIDE", "-1", "greater than or equal to 1"),
         ("CFALLOC_MAX_FILE_BYTES", "99999999999999999", "less than or equal to"),
+        ("CFALLOC_MAX_TIME_LIMIT", "inf", "finite number"),
+        ("CFALLOC_MAX_TIME_LIMIT", "1e9", "less than or equal to 604800"),
     ],
 )
 def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, says: str) -> None:

@@ -33,6 +33,10 @@ def fraction_text(value: Fraction | int) -> str:
 _EXACT_TEXT = re.compile(r"\s*-?(?:[0-9]+/[0-9]+|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)\s*")
 
 
+#: Most digits in either part of an exact number read (a whole fight's odds run to hundreds).
+EXACT_DIGITS = 4000
+
+
 def parse_fraction(text: Any) -> Fraction:
     """The number a ``"p/q"`` text (or an exact number already) stands for.
 
@@ -44,6 +48,9 @@ def parse_fraction(text: Any) -> Fraction:
         return Fraction(text)
     if not isinstance(text, str) or not _EXACT_TEXT.fullmatch(text):
         raise ValueError("not an exact number such as 3/16")
+    longest = max(len(part.strip(" +-")) for part in text.split("/"))
+    if longest > EXACT_DIGITS:
+        raise ValueError(f"a part of {longest} digits, over the {EXACT_DIGITS} an exact number has")
     if "/" in text and int(text.split("/")[1]) == 0:
         raise ValueError("divides by zero")
     return Fraction(text.strip())

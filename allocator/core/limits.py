@@ -68,7 +68,11 @@ class Limits(BaseModel):
         default=1_000_000, ge=1, description="Most trials `cfalloc simulate --trials` plays."
     )
     max_time_limit: float = Field(
-        default=3600.0, gt=0, description="Longest time limit, in seconds, a command may ask for."
+        default=3600.0,
+        gt=0,
+        le=604_800,
+        allow_inf_nan=False,
+        description="Longest time limit, in seconds, a command may ask for (at most a week).",
     )
 
     @classmethod

@@ -22,6 +22,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from allocator.core.errors import InputError
+from allocator.core.reader import excerpt
 
 if TYPE_CHECKING:  # the registry loads nothing until a resolver or a format is asked for
     from pydantic import BaseModel
@@ -75,7 +76,7 @@ def get_resolver(name: str) -> Resolver[Any]:
     'infinity'
     """
     if name not in SYSTEMS:
-        raise InputError(f"no resolver {name!r}; known: {', '.join(sorted(SYSTEMS))}")
+        raise InputError(f"no resolver {excerpt(name)}; known: {', '.join(sorted(SYSTEMS))}")
     resolver: Resolver[Any] = _load(SYSTEMS[name])()
     return resolver
 
@@ -83,7 +84,7 @@ def get_resolver(name: str) -> Resolver[Any]:
 def format_model(name: str) -> type[BaseModel]:
     """The pydantic class of one file format or answer."""
     if name not in FORMATS:
-        raise InputError(f"no file format '{name}' (known: {', '.join(sorted(FORMATS))})")
+        raise InputError(f"no file format {excerpt(name)} (known: {', '.join(sorted(FORMATS))})")
     model: type[BaseModel] = _load(FORMATS[name])
     return model
 

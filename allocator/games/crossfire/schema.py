@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic import Strict as PydanticStrict
 
 from allocator.core.exact import Exact
@@ -26,14 +26,23 @@ from allocator.core.exact import Exact
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
 Text = Annotated[str, StringConstraints(max_length=5000)]
-#: A coordinate on the table, in the scenario's stand widths (a table is a few hundred wide).
-Coordinate = Annotated[float, Field(ge=-1e6, le=1e6, allow_inf_nan=False)]
-Position = tuple[Coordinate, Coordinate]
 
 
-#: A whole number or a true/false as written: never `true` read as 1, nor "yes" as true.
+def _not_true_or_false(value: object) -> object:
+    if isinstance(value, bool):
+        raise ValueError("a number is needed here, not true or false")
+    return value
+
+
+#: A number, a whole number or a true/false as written: never `true` read as 1, nor "yes" as
+#: true. A number may be written as YAML 1.1 reads only as text (`1e3`).
+Real = Annotated[float, BeforeValidator(_not_true_or_false)]
 Whole = Annotated[int, PydanticStrict()]
 YesNo = Annotated[bool, PydanticStrict()]
+
+#: A coordinate on the table, in the scenario's stand widths (a table is a few hundred wide).
+Coordinate = Annotated[Real, Field(ge=-1e6, le=1e6, allow_inf_nan=False)]
+Position = tuple[Coordinate, Coordinate]
 
 
 class Strict(BaseModel):
@@ -200,7 +209,7 @@ class Scenario(Strict):
     surprise: YesNo = Field(
         default=False, description="Hidden defenders who have not fired surprise the attacker."
     )
-    stand_width: float = Field(
+    stand_width: Real = Field(
         default=1.0,
         gt=0,
         le=1e6,

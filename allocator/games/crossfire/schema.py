@@ -41,7 +41,10 @@ Whole = Annotated[int, PydanticStrict()]
 YesNo = Annotated[bool, PydanticStrict()]
 
 #: A coordinate on the table, in the scenario's stand widths (a table is a few hundred wide).
-Coordinate = Annotated[Real, Field(ge=-1e6, le=1e6, allow_inf_nan=False)]
+#: (Its bounds come before the validator, so that the JSON Schema writes them as bounds.)
+Coordinate = Annotated[
+    float, Field(ge=-1e6, le=1e6, allow_inf_nan=False), BeforeValidator(_not_true_or_false)
+]
 Position = tuple[Coordinate, Coordinate]
 
 

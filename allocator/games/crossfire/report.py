@@ -39,8 +39,14 @@ def allocation_table(battle: Battle, allocation: Allocation, title: str) -> Tabl
     moved: dict[str, list[str]] = {}
     for stand, target in (allocation.reallocate or {}).items():
         moved.setdefault(target, []).append(stand)
+    leaving = allocation.reallocate or {}
     for name, ids in (allocation.combats or {}).items():
-        defenders = [describe_stand(battle, s) for s in ids]
+        defenders = [
+            f"{describe_stand(battle, s)} (moves to {safe(leaving[s])})"
+            if s in leaving
+            else describe_stand(battle, s)
+            for s in ids
+        ]
         defenders += [f"+ {describe_stand(battle, s)} (moved in)" for s in moved.get(name, [])]
         attackers = [describe_stand(battle, a) for a in (allocation.attack or {}).get(name, [])]
         table.add_row(safe(name), "\n".join(defenders), "\n".join(attackers) or "-")

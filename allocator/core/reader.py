@@ -137,9 +137,11 @@ def _check_yaml_events(text: str, source: str | None, limits: Limits) -> None:
             return limits.refuse(limit, problem, file=source, place=place)
         return InputError(problem, file=source, place=place)
 
-    def add(count: int) -> None:
+    def add(count: int, new: int | None = None) -> None:
+        """``count`` values more in the open collection, ``new`` of them (all by default)
+        not counted in the document's total yet."""
         nonlocal total
-        total += count
+        total += count if new is None else new
         if stack:
             stack[-1] = (stack[-1][0] + count, stack[-1][1])
 
@@ -188,7 +190,7 @@ def _check_yaml_events(text: str, source: str | None, limits: Limits) -> None:
             count, anchor = stack.pop()
             if anchor is not None:
                 sizes[anchor] = count
-            add(count)
+            add(count, new=1)  # its values are counted already: only the collection itself
         if total > limits.max_values:
             raise fail(
                 "the document holds too many values once its YAML aliases are expanded",

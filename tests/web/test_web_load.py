@@ -10,7 +10,8 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -273,34 +274,32 @@ def refused_once_held(url: str, source: str) -> bytes:
         time.sleep(0.05)
 
 
-def held_connections(url: str, count: int) -> list[socket.socket]:
+@contextmanager
+def holding(url: str, count: int) -> Iterator[None]:
+    """``count`` connections open to the server and idle, closed at the end of the block."""
     host, port = url.removeprefix("http://").split(":")
-    return [socket.create_connection((host, int(port)), timeout=PATIENCE) for _ in range(count)]
+    held = [socket.create_connection((host, int(port)), timeout=PATIENCE) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for connection in held:
+            connection.close()
 
 
 def test_one_client_holding_idle_connections_shuts_out_only_itself() -> None:
     settings = WebSettings(max_connections=8, max_connections_per_client=3)
-    with background(settings) as (url, _):
-        held = held_connections(url, 3)
-        try:
-            answer = refused_once_held(url, "127.0.0.1")
-            assert answer.startswith(b"HTTP/1.1 429") and b"retry-after: 10" in answer
-            assert b'"problem": "busy: this client has its most connections open (3)' in answer
-            assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")
-        finally:
-            for connection in held:
-                connection.close()
+    with background(settings) as (url, _), holding(url, 3):
+        answer = refused_once_held(url, "127.0.0.1")
+        assert answer.startswith(b"HTTP/1.1 429") and b"retry-after: 10" in answer
+        assert b'"problem": "busy: this client has its most connections open (3)' in answer
+        assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")
 
 
 def test_beyond_the_servers_connections_a_new_one_gets_429_never_a_5xx() -> None:
     settings = WebSettings(max_connections=4, max_connections_per_client=16)
     with background(settings) as (url, _):
-        held = held_connections(url, 4)
-        try:
+        with holding(url, 4):
             answer = refused_once_held(url, "127.0.0.2")
             assert answer.startswith(b"HTTP/1.1 429")
             assert b"the server has its most connections open (4)" in answer
-        finally:
-            for connection in held:
-                connection.close()
         assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")

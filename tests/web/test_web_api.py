@@ -279,7 +279,7 @@ def test_parse_reads_yaml_and_json(client: TestClient) -> None:
             "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
             "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]",
             413,
-            "line 3, column 42",
+            "line 4, column 9",
         ),
         ("[" * 5000, 413, "body"),
         ("a: [" + "[" * 40 + "]" * 40 + "]", 413, "line 1, column 35"),

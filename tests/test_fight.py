@@ -22,6 +22,7 @@ import allocator.core.budget
 from allocator.cli.app import app
 from allocator.games.crossfire.battle import battle_from_data, load_battle
 from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.solve import solve
 from allocator.games.crossfire.simulate import trials
 
@@ -98,6 +99,21 @@ def test_readable_take_says_why_and_what_the_one_round_best_costs() -> None:
     assert result.exit_code == 0
     assert "the runner-up" in text and "first round alone would give" in text
     assert "319/512 (62.3%)" in text and "How the fight ends" in text
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
+@given(SMALL)
+def test_the_attackers_answer_after_a_whole_fight_search_is_the_same_as_alone(
+    scenario: dict[str, Any],
+) -> None:
+    """Taking the defender's searched states (as explain does) changes nothing of the answer."""
+    battle = battle_from_data(scenario)
+    defender = solve(battle, "defender", "take")
+    answering = battle.with_allocation(Allocation(combats=defender.line.combats))
+    alone = solve(answering, "attacker", "take")
+    after = solve(answering, "attacker", "take", after=defender)
+    assert after.line == alone.line and after.choices == alone.choices
+    assert after.line.value == defender.line.value
 
 
 def test_rounds_needs_the_take_objective() -> None:

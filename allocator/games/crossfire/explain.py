@@ -132,6 +132,7 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
         "attacker",
         objective,
         budget=budget,
+        after=defender,
     )
     steps = explain_allocation(battle, line.allocation())
     proven = defender.proven and attacker.proven

@@ -70,9 +70,15 @@ def solve_game(
     rounds: int | None,
     budget: Budget,
     given: Combats | None = None,
+    searched: Engine | None = None,
 ) -> GameOutcome:
-    """The best line for ``side`` by enumeration (``given``: the file's grouping to answer)."""
-    engine = Engine(battle, objective, rounds, budget)
+    """The best line for ``side`` by enumeration (``given``: the file's grouping to answer).
+
+    ``searched``: the engine of a finished search of the same battle and objective, whose
+    states are then not searched again (the attacker's answer to the defender's best grouping).
+    """
+    engine = searched or Engine(battle, objective, rounds, budget)
+    engine.budget = budget
     root = RootGame(engine, given)
     try:
         return root.solve(side)

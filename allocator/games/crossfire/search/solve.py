@@ -32,6 +32,7 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line
 from allocator.games.crossfire.warnings import solve_warnings
 
 if TYPE_CHECKING:
+    from allocator.games.crossfire.search.engine import Engine
     from allocator.games.crossfire.search.game import FightStats, Playbook
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -94,11 +95,13 @@ def solve(
     time_limit: float = DEFAULT_TIME_LIMIT,
     rounds: int | None = None,
     budget: Budget | None = None,
+    after: SolveOutcome | None = None,
 ) -> SolveOutcome:
     """The best allocation for ``side``, exactly, with the whole line of play.
 
     ``rounds`` bounds the fight of ``take`` (None: until one side is gone; 1 gives exactly the
-    value of ``sweep``).
+    value of ``sweep``). ``after``: a proven whole-fight solve of the same battle, whose states
+    this one takes as searched.
     """
     if side not in ("attacker", "defender"):
         raise InputError(f"unknown side '{side}' (attacker or defender)")
@@ -113,7 +116,12 @@ def solve(
     try:
         if ENUMERATION:
             try:
-                return _by_enumeration(battle, side, objective, rounds, search, given, warnings)
+                searched = None
+                if after is not None and after.proven and after.playbook is not None:
+                    searched = after.playbook.root.engine
+                return _by_enumeration(
+                    battle, side, objective, rounds, search, given, warnings, searched
+                )
             except TooManyLines:
                 pass
         if objective == "take":
@@ -131,10 +139,11 @@ def _by_enumeration(
     budget: Budget,
     given: Combats | None,
     warnings: list[str],
+    searched: Engine | None = None,
 ) -> SolveOutcome:
     from allocator.games.crossfire.search.game import solve_game
 
-    game = solve_game(battle, side, objective, rounds, budget, given)
+    game = solve_game(battle, side, objective, rounds, budget, given, searched)
     line = game.line
     return SolveOutcome(
         side,

@@ -24,6 +24,7 @@ import math
 import re
 import stat
 from collections.abc import Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -241,16 +242,34 @@ def _places(value: Any, place: str = "") -> Iterator[tuple[Any, str]]:
             stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
 
 
-def _walk(value: Any, depth: int = 1) -> Iterator[tuple[Any, int]]:
-    stack = [(value, depth)]
-    while stack:
-        item, level = stack.pop()
+def walk(value: Any, depth: int = 1) -> Iterator[tuple[Any, int]]:
+    """Every value of a document (keys included) with its depth, depth first, the last child
+    first; lazily, so that a caller who has seen enough may stop.
+
+    >>> [item for item, _ in walk({"a": [1, 2]})]
+    [{'a': [1, 2]}, 'a', [1, 2], 2, 1]
+    """
+    yield value, depth
+    open_collections = [(_children(value), depth + 1)]
+    while open_collections:
+        children, level = open_collections[-1]
+        item = next(children, _END)
+        if item is _END:
+            open_collections.pop()
+            continue
         yield item, level
-        if isinstance(item, dict):
-            stack.extend((v, level + 1) for v in item.values())
-            stack.extend((k, level + 1) for k in item)
-        elif isinstance(item, list):
-            stack.extend((v, level + 1) for v in item)
+        open_collections.append((_children(item), level + 1))
+
+
+def _children(item: Any) -> Iterator[Any]:
+    if isinstance(item, dict):
+        return chain(reversed(item), reversed(item.values()))
+    if isinstance(item, list):
+        return reversed(item)
+    return iter(())
+
+
+_END = object()
 
 
 def _load_json(text: str, source: str | None, limits: Limits) -> Any:
@@ -306,7 +325,7 @@ def _load_json(text: str, source: str | None, limits: Limits) -> Any:
     except RecursionError:
         raise limits.refuse("max_depth", "the document is nested too deeply", file=source) from None
     count = 0
-    for item, level in _walk(data):
+    for item, level in walk(data):
         count += 1
         if level > limits.max_depth:
             raise limits.refuse(

@@ -17,8 +17,7 @@ file does.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from itertools import chain, groupby
+from itertools import groupby, islice
 from typing import Annotated, Any, Literal
 
 import yaml
@@ -28,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from allocator.core.budget import Budget
 from allocator.core.library import names
-from allocator.core.reader import excerpt
+from allocator.core.reader import excerpt, walk
 from allocator.games.crossfire.battle import (
     COMMANDERS,
     ROLES,
@@ -407,32 +406,10 @@ def _one_line(data: Any) -> bool:
     Only a collection of fewer values than the line has characters is written out to see:
     so every collection of a large tree is not written out again for each one above it.
     """
-    if _more_values_than(data, FLOW_WIDTH):
+    if next(islice(walk(data), FLOW_WIDTH, None), None) is not None:  # more values than that
         return False
     text = _flow_text(data).rstrip("\n")
     return "\n" not in text and len(text) <= FLOW_WIDTH
-
-
-def _more_values_than(data: Any, count: int) -> bool:
-    """Whether a collection holds more than ``count`` values, counted only as far as that."""
-    seen = 0
-    open_collections: list[Iterator[Any]] = [iter([data])]
-    while open_collections:
-        item = next(open_collections[-1], _END)
-        if item is _END:
-            open_collections.pop()
-            continue
-        seen += 1
-        if seen > count:
-            return True
-        if isinstance(item, dict):
-            open_collections.append(chain.from_iterable(item.items()))
-        elif isinstance(item, list):
-            open_collections.append(iter(item))
-    return False
-
-
-_END = object()
 
 
 def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:

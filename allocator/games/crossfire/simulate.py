@@ -137,8 +137,6 @@ class Plan:
         if self.objective == "take":
             outcome = solve(self.battle, "defender", "take", rounds=self.rounds, budget=self.budget)
             self.playbook, self.take = outcome.playbook, outcome.line.value
-            if self.playbook is not None and self.given is not None:
-                self.take = self.playbook.value_of(self.given)
 
     def __call__(self, current: Battle, round_number: int) -> Allocation:
         if round_number == 1 and self.given is not None:
@@ -230,6 +228,11 @@ def trials(
     rng = random.Random(seed)
     budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
     allocation_of = Plan(battle, objective, budget.remaining(), rounds)
+    take = allocation_of.take
+    if allocation_of.playbook is not None and allocation_of.given is not None:
+        # the trials play the file's round 1: the exact chance is that line's (worked out
+        # before they start, so that every state they reach has its line ready)
+        take = allocation_of.playbook.value_of(allocation_of.given)
     first = allocation_of(battle, 1)
     odds = round_odds(battle, first.combats or {}, first.attack or {}, first.reallocate or {})
     wins = dict.fromkeys((c.name for c in odds), 0)
@@ -246,7 +249,6 @@ def trials(
         for combat, winner_of in zip(odds, results, strict=True):
             wins[combat.name] += winner_of == "attacker"
         sweeps += all(w == "attacker" for w in results)
-    take = allocation_of.take
     p_sweep = sweep(odds)
     return TrialsAnswer(
         trials=played,

@@ -124,6 +124,7 @@ class Terms(BaseModel):
 
 class OrganisationEntry(BaseModel):
     name: str = Field(description="The name a scenario gives as `organisation:`.")
+    title: str = Field(description='Its display name, e.g. "German rifle company, 1944".')
     description: str
     stands: int
 
@@ -234,7 +235,7 @@ def stand_entry(side: SideName | None, stand: Stand) -> StandEntry:
     rating = "" if stand.rating is None else f", rating +{stand.rating}"
     words = f"{TYPE_LABELS[stand.type]} {stand.id} ({ROLE_LABELS[role]}), unit {stand.unit}{rating}"
     return StandEntry(
-        **stand.model_dump(exclude={"position", "near"}),
+        **stand.model_dump(exclude={"position", "near", "name", "label"}),
         position=stand.position,
         near=list(stand.near),
         role=role,
@@ -281,7 +282,10 @@ def library() -> Library:
                 nation=key,
                 organisations=[
                     OrganisationEntry(
-                        name=org.name, description=org.description.strip(), stands=len(org.stands)
+                        name=org.name,
+                        title=org.title,
+                        description=org.description.strip(),
+                        stands=len(org.stands),
                     )
                     for org in group
                 ],

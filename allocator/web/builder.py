@@ -10,8 +10,9 @@ file does.
 >>> from fastapi.testclient import TestClient
 >>> from allocator.web.app import create_app
 >>> client = TestClient(create_app(), base_url="http://127.0.0.1")
->>> client.get("/api/organisations").json()["nations"][0]["nation"]
-'Germany'
+>>> first = client.get("/api/organisations").json()["nations"][0]
+>>> first["nation"], first["organisations"][0]["name"], first["organisations"][0]["title"]
+('Britain', 'british-rifle-company-1944', 'British rifle company, 1944')
 """
 
 from __future__ import annotations

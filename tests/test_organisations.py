@@ -356,8 +356,18 @@ def own_stand(field: str) -> str:
         (f"name: {'x' * 201}", ["defender.stands[0].name", "at most 200 characters"]),
         (f"name: {'x' * 10_001}", ["a text of 10001 characters", "CFALLOC_MAX_TEXT_LENGTH"]),
         ("label: [1, 2]", ["defender.stands[0].label", "valid string"]),
+        ("lable: 1/1 Sqd", ["defender.stands[0]", "lable"]),  # a misspelt key is unknown
     ],
-    ids=["long", "empty", "newline", "escape", "long-name", "over-the-text-limit", "not-text"],
+    ids=[
+        "long",
+        "empty",
+        "newline",
+        "escape",
+        "long-name",
+        "over-the-text-limit",
+        "not-text",
+        "misspelt",
+    ],
 )
 def test_a_bad_name_or_label_is_one_clear_line(
     tmp_path: Path, field: str, needles: list[str]

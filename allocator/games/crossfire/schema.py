@@ -29,7 +29,6 @@ from pydantic import (
 from pydantic import Strict as PydanticStrict
 
 from allocator.core.exact import Exact
-from allocator.core.text import plain
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
@@ -40,7 +39,7 @@ LABEL_LENGTH = 8
 
 
 def _one_line(value: str) -> str:
-    if plain(value) != value:
+    if not value.isprintable():
         raise ValueError("a label is one line of printable characters: no tab, newline or control")
     return value
 

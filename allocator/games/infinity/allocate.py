@@ -25,7 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import AllocationDetails, Resolution
+from allocator.core.resolution import Resolution
+from allocator.games.infinity.details import AllocationDetails
 from allocator.games.infinity.rolls import (
     InfinityProfile,
     InfinityResolver,

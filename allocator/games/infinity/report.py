@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from rich.console import RenderableType
 
-from allocator.core.resolution import AllocationDetails, InfinityDetails, RollSummary
 from allocator.core.text import listing, percent, safe, titled_table
+from allocator.games.infinity.details import AllocationDetails, InfinityDetails, RollSummary
 
 
 def _roll(side: str, roll: RollSummary) -> str:

@@ -25,17 +25,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import (
-    ExactValue,
+from allocator.core.resolution import ExactValue, Resolution, load_profile, row_reached
+from allocator.games.infinity.details import (
     InfinityDetails,
-    Resolution,
     RollSummary,
     Side,
     SurvivingHits,
     WoundCount,
     Wounds,
-    load_profile,
-    row_reached,
 )
 from allocator.core.text import listing, percent
 from allocator.core.violations import Violation

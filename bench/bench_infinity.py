@@ -13,7 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from allocator.games.infinity.rolls import CRITICAL, _winning_rolls, face_to_face, roll_value
+from allocator.games.infinity.dice import CRITICAL, _winning_rolls, face_to_face, roll_value
 
 SUCCESS_VALUES = (14, 13)
 """The two sides' SV in every case: a common close-combat pairing."""

@@ -148,7 +148,7 @@ def failed_saves(
     for key, count in survivors.items():
         grouped[saves_of(key)] += count
     none = total - sum(survivors.values())
-    if not kinds:
+    if not kinds or not grouped:
         return Tally((total,) + (0,) * cap, total)
     most = [max((saves[i] for saves in grouped), default=0) for i in range(len(kinds))]
     powers = [_powers(kind, most[i], cap) for i, kind in enumerate(kinds)]

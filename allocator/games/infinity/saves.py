@@ -75,44 +75,53 @@ class Tally:
         return [Fraction(count, self.denominator) for count in self.counts]
 
 
-def _single(save: SaveRoll, cap: int) -> Tally:
-    """The failures of one save, up to ``cap``."""
-    fail, passed = save.fails_on, FACES - save.fails_on
-    if not save.continuous:
-        return Tally((passed, fail, *[0] * (cap - 1)), FACES)
-    # k failures then a pass: fail^k * passed / 20^(k+1); "cap or more": (fail/20)^cap.
-    denominator = FACES ** (cap + 1)
-    counts = [fail**k * passed * FACES ** (cap - k) for k in range(cap)]
-    return Tally((*counts, fail**cap * FACES), denominator)
-
-
 def _times(first: Tally, second: Tally, cap: int) -> Tally:
     """The failures of two independent groups of saves, up to ``cap`` (either may be a sum of
-    weighted tallies: the counts need not add up to the denominator)."""
-    counts = [0] * cap
-    for i, a in enumerate(first.counts[:cap]):
-        if a:
-            for j, b in enumerate(second.counts[: cap - i]):
-                counts[i + j] += a * b
-    rest = sum(first.counts) * sum(second.counts) - sum(counts)
-    return Tally((*counts, rest), first.denominator * second.denominator)
+    weighted tallies: the counts need not add up to the denominator).
+
+    Long ones are multiplied as two big integers, each count in a slot wide enough that no sum
+    of products reaches the next one (Kronecker substitution): one multiplication in C."""
+    whole = sum(first.counts) * sum(second.counts)
+    if cap <= 4:
+        counts = [0] * cap
+        for i, a in enumerate(first.counts[:cap]):
+            if a:
+                for j, b in enumerate(second.counts[: cap - i]):
+                    counts[i + j] += a * b
+    else:
+        width = (whole.bit_length() + 8) // 8
+        packed = [
+            int.from_bytes(
+                b"".join(n.to_bytes(width, "little") for n in tally.counts[:cap]), "little"
+            )
+            for tally in (first, second)
+        ]
+        product = (packed[0] * packed[1]).to_bytes(2 * cap * width, "little")
+        counts = [
+            int.from_bytes(product[k * width : (k + 1) * width], "little") for k in range(cap)
+        ]
+    return Tally((*counts, whole - sum(counts)), first.denominator * second.denominator)
 
 
 def _powers(save: SaveRoll, most: int, cap: int) -> list[Tally]:
-    """The failures of 0 .. ``most`` saves of one kind, up to ``cap``."""
-    if not save.continuous:
-        fail, passed = save.fails_on, FACES - save.fails_on
-        powers = []
-        for n in range(most + 1):
-            exact = [comb(n, k) * fail**k * passed ** (n - k) for k in range(min(n, cap) + 1)]
-            exact += [0] * (cap + 1 - len(exact))
-            counts = [*exact[:cap], FACES**n - sum(exact[:cap])]
-            powers.append(Tally(tuple(counts), FACES**n))
-        return powers
-    one = _single(save, cap)
-    powers = [Tally((1,) + (0,) * cap, 1)]
-    for _ in range(most):
-        powers.append(_times(powers[-1], one, cap))
+    """The failures of 0 .. ``most`` saves of one kind, up to ``cap``: binomial, or negative
+    binomial for Continuous Damage (n saves fail k times in all with C(n+k-1, k) f^k p^n)."""
+    fail, passed = save.fails_on, FACES - save.fails_on
+    powers = []
+    for n in range(most + 1):
+        if not save.continuous:
+            denominator = FACES**n
+            exact = [comb(n, k) * fail**k * passed ** (n - k) for k in range(min(n, cap - 1) + 1)]
+        elif n == 0:
+            denominator, exact = 1, [1]
+        else:
+            denominator = FACES ** (n + cap - 1)
+            exact = [
+                comb(n + k - 1, k) * fail**k * passed**n * FACES ** (cap - 1 - k)
+                for k in range(cap)
+            ]
+        exact += [0] * (cap - len(exact))
+        powers.append(Tally((*exact, denominator - sum(exact)), denominator))
     return powers
 
 
@@ -163,10 +172,11 @@ def failed_saves(
         inner_denominator = 1
         inner_tallies = []
         for saves, count in rows:
-            tally = Tally((1,) + (0,) * cap, 1)
+            tally = None
             for i, n in enumerate(saves):
                 if i != outer and n:
-                    tally = _times(tally, powers[i][n], cap)
+                    tally = powers[i][n] if tally is None else _times(tally, powers[i][n], cap)
+            tally = tally or Tally((1,) + (0,) * cap, 1)
             inner_tallies.append((tally, count))
             inner_denominator = max(inner_denominator, tally.denominator)
         for tally, count in inner_tallies:

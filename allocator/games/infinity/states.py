@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Literal
 
 from allocator.games.infinity.details import Side
@@ -114,29 +115,40 @@ def _after(target: Target | None, state: int, increment: int) -> int:
     return min(state + increment, target.dead_at)
 
 
-def orders_chain(
-    targets: dict[Side, Target | None], joint: Joint, orders: int
-) -> list[dict[tuple[int, int], Fraction]]:
+@dataclass(frozen=True)
+class Weights:
+    """Joint states with integer weights out of ``total`` (exact, and cheap to add up)."""
+
+    counts: dict[tuple[int, int], int]
+    total: int
+
+    def chances(self) -> dict[tuple[int, int], Fraction]:
+        return {state: Fraction(n, self.total) for state, n in self.counts.items()}
+
+
+def orders_chain(targets: dict[Side, Target | None], joint: Joint, orders: int) -> list[Weights]:
     """The joint states after 1 .. ``orders`` orders (a side without a target stays at 0).
 
     The first order is always rolled; later ones only while both troopers fight on.
     """
     active, reactive = targets["active"], targets["reactive"]
+    denominator = lcm(*(p.denominator for p in joint.values()))
+    steps = {key: p.numerator * (denominator // p.denominator) for key, p in joint.items()}
     start = (active.taken if active else 0, reactive.taken if reactive else 0)
-    states: dict[tuple[int, int], Fraction] = {start: Fraction(1)}
+    states = Weights({start: 1}, 1)
     chain = []
     for number in range(orders):
-        following: defaultdict[tuple[int, int], Fraction] = defaultdict(Fraction)
-        for (a, r), chance in states.items():
+        following: defaultdict[tuple[int, int], int] = defaultdict(int)
+        for (a, r), weight in states.counts.items():
             fighting = (active is None or active.fights(a)) and (
                 reactive is None or reactive.fights(r)
             )
             if number and not fighting:
-                following[a, r] += chance
+                following[a, r] += weight * denominator
                 continue
-            for (to_a, to_r), p in joint.items():
-                following[_after(active, a, to_a), _after(reactive, r, to_r)] += chance * p
-        states = dict(following)
+            for (to_a, to_r), step in steps.items():
+                following[_after(active, a, to_a), _after(reactive, r, to_r)] += weight * step
+        states = Weights(dict(following), states.total * denominator)
         chain.append(states)
     return chain
 
@@ -152,14 +164,20 @@ class Outcome:
     expected_wounds: Fraction
 
 
-def outcome(joint_states: dict[tuple[int, int], Fraction], side: Side, target: Target) -> Outcome:
+def outcome(joint_states: Weights, side: Side, target: Target) -> Outcome:
     """The trooper's own states, and its chances, from the joint states."""
     index = 0 if side == "active" else 1
-    own: defaultdict[int, Fraction] = defaultdict(Fraction)
-    for states, chance in joint_states.items():
-        own[states[index]] += chance
-    wounded = sum((p for s, p in own.items() if s != target.taken), Fraction(0))
-    out = sum((p for s, p in own.items() if not target.fights(s)), Fraction(0))
-    dead = own.get(target.dead_at, Fraction(0))
-    expected = sum((p * (s - target.taken) for s, p in own.items() if s != AFFECTED), Fraction(0))
-    return Outcome(dict(sorted(own.items())), wounded, out, dead, expected)
+    own: defaultdict[int, int] = defaultdict(int)
+    for states, weight in joint_states.counts.items():
+        own[states[index]] += weight
+    total = joint_states.total
+    wounded = sum(n for s, n in own.items() if s != target.taken)
+    out = sum(n for s, n in own.items() if not target.fights(s))
+    expected = sum(n * (s - target.taken) for s, n in own.items() if s != AFFECTED)
+    return Outcome(
+        {state: Fraction(n, total) for state, n in sorted(own.items())},
+        Fraction(wounded, total),
+        Fraction(out, total),
+        Fraction(own.get(target.dead_at, 0), total),
+        Fraction(expected, total),
+    )

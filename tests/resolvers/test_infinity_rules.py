@@ -341,6 +341,12 @@ def test_n4_berserk_makes_two_normal_rolls_where_both_are_hit():
         }
     )
     assert details.roll == "normal_rolls" and details.active.success_value == 18
+    assert set(resolution.distribution) == {
+        "only_active_succeeds",
+        "only_reactive_succeeds",
+        "both_succeed",
+        "neither_succeeds",
+    }
     assert details.reactive.success_value == 12  # no Opponent MOD outside a Face to Face Roll
     hit = {"active": Fraction(18, 20), "reactive": Fraction(12, 20)}
     assert resolution.distribution["both_succeed"] == hit["active"] * hit["reactive"]

@@ -108,8 +108,11 @@ __all__ = [
 OUTCOME_WORDS = {
     "active_wins": "the active trooper wins",
     "reactive_wins": "the reactive trooper wins",
-    "both_succeed": "both troopers succeed (Normal Rolls)",
     "neither": "neither trooper wins",
+    "only_active_succeeds": "only the active trooper succeeds",
+    "only_reactive_succeeds": "only the reactive trooper succeeds",
+    "both_succeed": "both troopers succeed",
+    "neither_succeeds": "neither trooper succeeds",
 }
 ROLL_WORDS = {
     "face_to_face": "Face to Face: the loser's best success cancels the winner's successes up"
@@ -439,10 +442,10 @@ def _outcomes(odds: FaceToFaceOdds, independent: bool) -> dict[str, Fraction]:
     if not independent:
         return {"active_wins": active, "reactive_wins": reactive, "neither": odds.neither}
     return {
-        "active_wins": active * (1 - reactive),
-        "reactive_wins": reactive * (1 - active),
+        "only_active_succeeds": active * (1 - reactive),
+        "only_reactive_succeeds": reactive * (1 - active),
         "both_succeed": active * reactive,
-        "neither": (1 - active) * (1 - reactive),
+        "neither_succeeds": (1 - active) * (1 - reactive),
     }
 
 

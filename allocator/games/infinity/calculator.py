@@ -16,7 +16,7 @@ Fraction(207, 400)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,7 +38,7 @@ from allocator.games.infinity.troopers import ACTIONS, InfinityEngagement, Troop
 
 __all__ = ["InfinityMenus", "close_combat", "menus"]
 
-TROOPER_TYPES: tuple[TrooperType, ...] = ("LI", "MI", "HI", "TAG", "REM", "SK", "WB", "VH")
+TROOPER_TYPES: tuple[TrooperType, ...] = get_args(TrooperType)
 
 
 def close_combat(
@@ -52,11 +52,25 @@ def close_combat(
 ) -> Resolution:
     """The exact close combat of ``active`` against ``reactive``.
 
-    Each trooper is a :class:`~allocator.games.infinity.troopers.Trooper` or its fields as a
-    mapping (what a page posts); ``rules`` is ``n4`` or ``n5`` (none: the profile's, else N4).
-    The answer is the :class:`~allocator.core.resolution.Resolution` the command line prints;
-    ``.answer()`` is the typed JSON answer, with an
-    :class:`~allocator.games.infinity.details.InfinityDetails` as its details.
+    Parameters
+    ----------
+    active, reactive : Trooper or mapping
+        Each trooper as a :class:`~allocator.games.infinity.troopers.Trooper` or its fields as
+        a mapping (what a page posts): attribute, burst, weapon, ARM, BTS, W/VITA, skills...
+    rules : {"n4", "n5"}, optional
+        The ruleset; none: the profile's edition, else N4.
+    melee : Melee or mapping, optional
+        Several troopers in silhouette contact, for the allies' +1 B and the contact rules.
+    profile : InfinityProfile, optional
+        A profile replacing the shipped one of ``rules`` (it must be of that edition).
+    limits : Limits, optional
+        The limits (``max_burst``); none: the process's.
+
+    Returns
+    -------
+    Resolution
+        The answer the command line prints; ``.answer()`` is the typed JSON answer, with an
+        :class:`~allocator.games.infinity.details.InfinityDetails` as its details.
 
     Raises
     ------
@@ -190,7 +204,11 @@ def _skill_menus(profile: InfinityProfile) -> list[SkillMenu]:
 
 
 def ruleset_menu(profile: InfinityProfile) -> RulesetMenu:
-    """The menus of one ruleset profile."""
+    """The menus of one ruleset profile.
+
+    >>> ruleset_menu(default_profile("n5")).vita
+    'VITA'
+    """
     n4 = profile.save_rule == "damage_minus_armour"
     return RulesetMenu(
         name=profile.edition,
@@ -220,7 +238,25 @@ def ruleset_menu(profile: InfinityProfile) -> RulesetMenu:
 
 
 def menus(profiles: Mapping[Edition, InfinityProfile] | None = None) -> InfinityMenus:
-    """The menus of every ruleset (the shipped profiles unless others are given)."""
+    """The menus of every ruleset (the shipped profiles unless others are given).
+
+    Parameters
+    ----------
+    profiles : mapping of edition to InfinityProfile, optional
+        The profiles to read; none: the shipped N4 and N5 ones.
+
+    Returns
+    -------
+    InfinityMenus
+        For each ruleset: its ammunition, traits, immunities, skills with their options (the
+        value to send, and a label), actions and trooper types.
+
+    Examples
+    --------
+    >>> n5 = menus().ruleset("n5")
+    >>> n5.strength, n5.skill("martial_arts").options[3].label
+    ('ps', 'Martial Arts L3 (attack +3, opponent -3, +1 SD)')
+    """
     chosen = (
         dict(profiles) if profiles else {edition: default_profile(edition) for edition in EDITIONS}
     )

@@ -162,9 +162,24 @@ def roll_counts(
 ) -> RollCounts:
     """The integer counts of a Face to Face roll, or of two Normal Rolls (``normal_rolls``).
 
-    ``*_extra`` dice are rolled beside the Burst and the lowest as many discarded (+1 SD); a
-    side with Burst 0 does not roll.
+    Parameters
+    ----------
+    active_sv, reactive_sv : int
+        Each side's success value.
+    active_burst, reactive_burst : int
+        The dice each side keeps (0: it does not roll).
+    active_extra, reactive_extra : int
+        Special dice rolled beside the Burst, the lowest as many discarded (+1 SD).
+    normal_rolls : bool
+        Two Normal Rolls (Berserk in N4): neither side cancels the other.
 
+    Returns
+    -------
+    RollCounts
+        How many of the equally likely rolls leave each side each (criticals, successes).
+
+    Examples
+    --------
     >>> roll_counts(15, 1, 0, 0).active
     {(0, 1): 14, (1, 0): 1}
     """
@@ -212,7 +227,11 @@ class FaceToFaceOdds:
 
 
 def odds_of(counts: RollCounts) -> FaceToFaceOdds:
-    """The counts as exact probabilities (each side's own, for independent Normal Rolls)."""
+    """The counts as exact probabilities (each side's own, for independent Normal Rolls).
+
+    >>> odds_of(roll_counts(15, 1, 0, 0)).active
+    {(0, 1): Fraction(7, 10), (1, 0): Fraction(1, 20)}
+    """
 
     def share(side: Side) -> dict[Survivors, Fraction]:
         total = counts.total(side)

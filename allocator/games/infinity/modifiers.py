@@ -170,8 +170,30 @@ def prepare(
 ) -> Preparation:
     """Both sides' rolls and attacks, every skill and MOD applied, and the list of changes.
 
-    Raises an :class:`InputError` naming the place for a skill, ammunition, immunity or trait
-    the ruleset lacks, an SV out of range, and a Burst over the profile's or the limit.
+    Parameters
+    ----------
+    engagement : InfinityEngagement
+        The two troopers (the ruleset is ``profile``'s).
+    profile : InfinityProfile
+        The ruleset's numbers: skills, ammunition, immunities, the cap.
+    allies : dict of side to list of str
+        The allies adding +1 B to each side's attacker.
+    limits : Limits, optional
+        ``max_burst`` is checked against every bonus before any roll.
+
+    Returns
+    -------
+    Preparation
+        Each side's SV, Burst, special dice and :class:`Attack`, the kind of roll, and every
+        :class:`~allocator.games.infinity.details.ModifierApplied`.
+
+    Raises
+    ------
+    InputError
+        A skill, ammunition, immunity or trait the ruleset lacks, a weapon strength of the
+        other edition, an SV out of range, a Burst over the profile's (each naming its place).
+    LimitError
+        A Burst, with its bonuses and special dice, over ``max_burst``.
     """
     sides = {side: _read_skills(side, engagement.roller(side), profile) for side in SIDES}
     for side in SIDES:
@@ -445,7 +467,8 @@ def _attack(state: _Side, foe: _Side, profile: InfinityProfile) -> Attack | None
         return None
     if getattr(trooper, wrong) is not None:
         raise InputError(
-            f"give {needed} only: {profile.title} has no {wrong.upper()}", place=f"{side}.{wrong}"
+            f"give {needed} only: {profile.title} has no {'PS' if n4 else 'DAM'}",
+            place=f"{side}.{wrong}",
         )
     if not (trooper.rolls and trooper.action == "cc_attack"):
         return None
@@ -494,12 +517,19 @@ def _attack(state: _Side, foe: _Side, profile: InfinityProfile) -> Attack | None
     elif rule.shock:
         outcome = _shock(foe, name)
     strength = f"DAM {value}" if n4 else f"PS {value}"
-    kinds = " and ".join(f"{kind} {armour[kind]}" for kind in armour)
+    kinds = " and ".join(
+        f"{kind} {armour[kind]} (failing on"
+        f" {fails_on(profile.save_rule, value, armour[kind])} of 20 faces)"
+        for kind in armour
+    )
+    worth = {"kills": "kills outright", "effect": f"makes it {' and '.join(effects)}"}
+    failure = worth.get(outcome, f"is {rule.wounds} wound{'s' if rule.wounds > 1 else ''}")
     sentence = (
         f"the {foe.side} trooper saves against {strength} with {kinds}: each hit forces"
         f" {len(per_hit)} save{'s' if len(per_hit) > 1 else ''} ({name})"
         + (f", a critical {len(per_critical)} more" if per_critical else "")
         + ("; a failed save is rolled again until passed" if continuous else "")
+        + f"; each failed save {failure}"
     )
     return Attack(name, per_hit, per_critical, rule.wounds, outcome, effects, sentence)
 

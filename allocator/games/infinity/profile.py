@@ -257,10 +257,18 @@ class InfinityProfile(BaseModel):
 
 @cache
 def default_profile(edition: Edition = "n4") -> InfinityProfile:
-    """The shipped profile of ``edition``, read once."""
+    """The shipped profile of ``edition``, read once.
+
+    >>> default_profile("n5").title
+    'Infinity N5'
+    """
     return load_profile(InfinityProfile, PROFILE_NAMES[edition])
 
 
 def load_infinity_profile(path: Path | None) -> InfinityProfile | None:
-    """A user's profile file; none when no file is given (the engagement's ruleset decides)."""
+    """A user's profile file; none when no file is given (the engagement's ruleset decides).
+
+    >>> load_infinity_profile(None) is None
+    True
+    """
     return load_profile(InfinityProfile, "infinity", path) if path else None

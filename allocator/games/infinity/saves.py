@@ -135,10 +135,25 @@ def failed_saves(
 ) -> Tally:
     """The failed saves the winner's hits cause, up to ``cap``, out of every roll.
 
-    ``survivors`` counts, out of ``total`` rolls, how often the winner keeps each (criticals,
-    other successes); every kept success forces the ``per_hit`` saves, every critical also the
-    ``per_critical`` ones. Rolls where the winner keeps nothing cause no failure.
+    Parameters
+    ----------
+    survivors : dict of (criticals, other successes) to int
+        How often, out of ``total`` rolls, the winner keeps each count of successes.
+    total : int
+        The number of equally likely rolls (a power of 20).
+    per_hit, per_critical : sequence of SaveRoll
+        The saves every kept success forces, and those every critical forces besides.
+    cap : int
+        Failures counted one by one; the last count is ``cap`` or more.
 
+    Returns
+    -------
+    Tally
+        Integer counts of 0 .. ``cap`` failures; rolls where the winner keeps nothing count as
+        no failure.
+
+    Examples
+    --------
     >>> failed_saves({(1, 0): 1}, 1, [SaveRoll(20)], [SaveRoll(20)], cap=5).counts
     (0, 0, 400, 0, 0, 0)
     """

@@ -53,7 +53,12 @@ class Target:
 
 
 def failures_needed(target: Target, wounds_per_failure: int, consequence: Consequence) -> int:
-    """How many failed saves the states need counted one by one (more: Dead or affected)."""
+    """How many failed saves the states need counted one by one (more: Dead or affected).
+
+    >>> vita_2 = Target(2, False, 0, None)
+    >>> [failures_needed(vita_2, *each) for each in ((1, "wounds"), (2, "wounds"), (1, "kills"))]
+    [3, 2, 1]
+    """
     if consequence != "wounds":
         return 1
     return -(-target.dead_at // wounds_per_failure)
@@ -129,7 +134,28 @@ class Weights:
 def orders_chain(targets: dict[Side, Target | None], joint: Joint, orders: int) -> list[Weights]:
     """The joint states after 1 .. ``orders`` orders (a side without a target stays at 0).
 
-    The first order is always rolled; later ones only while both troopers fight on.
+    Parameters
+    ----------
+    targets : dict of side to Target or None
+        Each trooper as a target (none: its states are not followed).
+    joint : dict of (wounds on active, wounds on reactive) to Fraction
+        What one order does to both (:func:`joint_order`); -1 is :data:`AFFECTED`.
+    orders : int
+        How many orders.
+
+    Returns
+    -------
+    list of Weights
+        The joint states after each order. The first order is always rolled; later ones only
+        while both troopers fight on.
+
+    Examples
+    --------
+    >>> target = Target(vita=1, structure=False, taken=0, fights_on=None)
+    >>> chain = orders_chain({"active": None, "reactive": target},
+    ...     {(0, 0): Fraction(1, 2), (0, 1): Fraction(1, 2)}, orders=2)
+    >>> [weights.chances()[0, 1] for weights in chain]  # Unconscious stays out of the fight
+    [Fraction(1, 2), Fraction(3, 4)]
     """
     active, reactive = targets["active"], targets["reactive"]
     denominator = lcm(*(p.denominator for p in joint.values()))
@@ -165,7 +191,12 @@ class Outcome:
 
 
 def outcome(joint_states: Weights, side: Side, target: Target) -> Outcome:
-    """The trooper's own states, and its chances, from the joint states."""
+    """The trooper's own states, and its chances, from the joint states.
+
+    >>> target = Target(vita=1, structure=False, taken=0, fights_on=None)
+    >>> outcome(Weights({(0, 0): 1, (0, 2): 1}, 2), "reactive", target).dead
+    Fraction(1, 2)
+    """
     index = 0 if side == "active" else 1
     own: defaultdict[int, int] = defaultdict(int)
     for states, weight in joint_states.counts.items():

@@ -29,7 +29,7 @@ SCENARIOS = sorted((ROOT / "models" / "scenarios").glob("*.y*ml")) + sorted(
 ORGS = sorted((ROOT / "models" / "orgs").glob("*.yaml"))
 PROFILES = {
     "crossfire-profile": ["crossfire"],
-    "infinity-profile": ["infinity"],
+    "infinity-profile": ["infinity", "infinity-n5"],
     "matched-dice-profile": ["matched-dice"],
     "battlesystem-profile": ["battlesystem"],
     "percentile-tables": ["percentile-example-tables"],

@@ -41,13 +41,16 @@ from allocator.core.library import shipped
 from allocator.core.reader import excerpt
 from allocator.core.validation import load_file
 from allocator.core.violations import Violation
+from allocator.games.infinity.details import AllocationDetails, InfinityDetails
 
 EngagementT = TypeVar("EngagementT", bound=BaseModel, contravariant=True)
 ModelT = TypeVar("ModelT", bound=BaseModel)
 RowT = TypeVar("RowT")
 
 __all__ = [
+    "AllocationDetails",
     "ExactValue",
+    "InfinityDetails",
     "Probability",
     "Resolution",
     "ResolveAnswer",
@@ -111,7 +114,6 @@ Probability = Annotated[
 
 # --- the details of each system ---------------------------------------------------------------
 
-Side = Literal["active", "reactive"]
 Ties = Literal["cancel", "defender"]
 AssaultEnd = Literal[
     "attacker_wiped_out",
@@ -128,53 +130,6 @@ Predicate = Literal[
 
 class _Details(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RollSummary(_Details):
-    """One side's roll once the modifiers and the allies are counted."""
-
-    success_value: int
-    burst: int = Field(description="Dice rolled, ally bonus included (0: no roll).")
-    allies: list[str] = Field(default_factory=list, description="Allies adding +1 B each.")
-
-
-class SurvivingHits(_Details):
-    """The winner keeps this many criticals and successes (criticals included), with a chance."""
-
-    winner: Side
-    criticals: int
-    successes: int
-    chance: ExactValue
-
-
-class WoundCount(_Details):
-    wounds: int
-    exactly: ExactValue
-    at_least: ExactValue
-
-
-class Wounds(_Details):
-    """The wounds one side's trooper takes: the expectation and each count."""
-
-    target: Side
-    expected: ExactValue
-    counts: list[WoundCount]
-
-
-class InfinityDetails(_Details):
-    system: Literal["infinity"] = "infinity"
-    active: RollSummary
-    reactive: RollSummary
-    surviving_hits: list[SurvivingHits]
-    wounds: list[Wounds] = Field(description="Only for the sides whose weapon has a DAM.")
-
-
-class AllocationDetails(_Details):
-    system: Literal["infinity-allocate"] = "infinity-allocate"
-    target: str
-    contacts: dict[str, str] = Field(description="Each free trooper that moves -> the enemy.")
-    attacker: str
-    burst: int
 
 
 class RoundCasualties(_Details):

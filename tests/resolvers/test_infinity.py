@@ -189,8 +189,9 @@ def test_a_side_without_damage_gets_no_wounds_and_burst_zero_is_a_normal_roll():
 def test_profile_numbers_are_bounded_and_complete():
     shipped = default_profile().model_dump()
     for change, place in (
-        ({"ammunition": {"N": 1, "DA": 2}}, "ammunition.EXP"),
-        ({"ammunition": {"N": 10**6, "DA": 2, "EXP": 3}}, "ammunition.N"),
+        ({"ammunition": {"DA": 2}}, "ammunition needs N"),
+        ({"ammunition": {"N": 1, "DA": 2}}, "immunity total names unknown ammunition"),
+        ({"ammunition": {**shipped["ammunition"], "N": 10**6}}, "ammunition.N"),
         ({"success_value_range": [40, -12]}, "upside down"),
         ({"max_burst": 10**6}, "max_burst"),
         ({"contact_limits": [{"min_base_mm": 0, "max_models": 10**6, "rule": "X"}]}, "max_models"),

@@ -61,7 +61,7 @@ def schema(
 
 
 def _mount() -> None:
-    from allocator.games.crossfire.commands import register
+    from allocator.cli.crossfire import register
     from allocator.games.resolve_commands import app as resolve_app
     from allocator.web.cli import serve
 

@@ -63,7 +63,7 @@ def schema(
 def _mount() -> None:
     from allocator.cli.crossfire import register
     from allocator.games.resolve_commands import app as resolve_app
-    from allocator.web.cli import serve
+    from allocator.cli.serve import serve
 
     register(app)
     app.add_typer(resolve_app, name="resolve", help="Odds and legality for other rule systems.")

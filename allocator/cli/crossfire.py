@@ -86,7 +86,7 @@ def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_check
+        from allocator.cli.crossfire_report import render_check
 
         within_limits(time_limit)
         from allocator.games.crossfire.service import check_answer
@@ -117,7 +117,7 @@ def solve(
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_solve
+        from allocator.cli.crossfire_report import render_solve
         from allocator.games.crossfire.service import solve_answer
 
         within_limits(time_limit, rounds)
@@ -146,7 +146,7 @@ def explain(
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_explain
+        from allocator.cli.crossfire_report import render_explain
         from allocator.games.crossfire.service import explain_answer
 
         within_limits(time_limit)
@@ -194,7 +194,7 @@ def simulate(
 
     def body() -> int:
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_simulation, render_trials
+        from allocator.cli.crossfire_report import render_simulation, render_trials
         from allocator.games.crossfire.service import simulate_answer, trials_answer
 
         within_limits(time_limit, rounds, trials)

@@ -1,6 +1,6 @@
 """Readable reports of the Infinity answers: the rolls, the hits that get through, the wounds.
 
-Every name from a file goes through :func:`allocator.core.text.safe`.
+Plain data (:mod:`allocator.core.report`): the command line draws it, escaping every name.
 
 >>> from allocator.games.infinity.rolls import InfinityEngagement, InfinityResolver
 >>> engagement = InfinityEngagement.model_validate(
@@ -12,10 +12,10 @@ Active: SV 12, Burst 1. Reactive: SV 12, Burst 1.
 
 from __future__ import annotations
 
-from rich.console import RenderableType
-
-from allocator.core.resolution import AllocationDetails, InfinityDetails, RollSummary
-from allocator.core.text import listing, percent, safe, titled_table
+from allocator.core.report import Part, Report, Table
+from allocator.core.resolution import Resolution
+from allocator.core.text import listing, percent
+from allocator.games.infinity.details import AllocationDetails, InfinityDetails, RollSummary
 
 
 def _roll(side: str, roll: RollSummary) -> str:
@@ -26,41 +26,51 @@ def _roll(side: str, roll: RollSummary) -> str:
 
 
 def rolls_sentence(details: InfinityDetails) -> str:
-    """Both rolls in one line (user names made safe)."""
-    return safe(f"{_roll('Active', details.active)} {_roll('Reactive', details.reactive)}")
+    """Both rolls in one line."""
+    return f"{_roll('Active', details.active)} {_roll('Reactive', details.reactive)}"
 
 
-def infinity_report(details: InfinityDetails) -> list[RenderableType]:
+def infinity_report(resolution: Resolution) -> Report:
     """The rolls, the hits that get through, and the wounds on each side."""
-    parts: list[RenderableType] = [rolls_sentence(details)]
+    from allocator.games.infinity.rolls import OUTCOME_WORDS
+
+    details = resolution.details_of(InfinityDetails)
+    parts: list[Part] = [rolls_sentence(details)]
     if details.surviving_hits:
         counted = ("criticals", "successes", "chance")
-        hits = titled_table("Hits that get through", ("winner", *counted), right=counted)
-        for row in details.surviving_hits:
-            hits.add_row(
+        rows = [
+            (
                 f"the {row.winner} trooper",
                 str(row.criticals),
                 str(row.successes),
                 percent(row.chance.exact),
             )
-        parts.append(hits)
+            for row in details.surviving_hits
+        ]
+        parts.append(Table("Hits that get through", ("winner", *counted), rows, right=counted))
     for wounds in details.wounds:
         expected = f"{float(wounds.expected.exact):.2f}"
         counted = ("wounds", "exactly", "at least")
-        table = titled_table(f"Wounds on the {wounds.target} trooper", counted, right=counted)
-        table.caption, table.caption_justify = f"{expected} wounds on average", "left"
-        for count in wounds.counts:
-            table.add_row(
-                str(count.wounds), percent(count.exactly.exact), percent(count.at_least.exact)
-            )
-        parts.append(table)
-    return parts
+        counts = [
+            (str(count.wounds), percent(count.exactly.exact), percent(count.at_least.exact))
+            for count in wounds.counts
+        ]
+        caption = f"{expected} wounds on average"
+        title = f"Wounds on the {wounds.target} trooper"
+        parts.append(Table(title, counted, counts, right=counted, caption=caption))
+    both_roll = details.active.burst and details.reactive.burst
+    title = "Infinity close combat: " + ("Face to Face roll" if both_roll else "Normal Roll")
+    return Report(title, OUTCOME_WORDS, parts)
 
 
-def allocation_report(details: AllocationDetails) -> list[RenderableType]:
+def allocation_report(resolution: Resolution) -> Report:
     """Who moves into contact with whom, and who attacks."""
-    table = titled_table("The best arrangement", ("trooper", "moves into contact with"))
-    for trooper, enemy in details.contacts.items():
-        table.add_row(safe(trooper), safe(enemy))
-    attack = safe(f"{details.attacker} attacks {details.target} with Burst {details.burst}.")
-    return [table, attack]
+    details = resolution.details_of(AllocationDetails)
+    rows = list(details.contacts.items())
+    table = Table("The best arrangement", ("trooper", "moves into contact with"), rows)
+    attack = f"{details.attacker} attacks {details.target} with Burst {details.burst}."
+    return Report(
+        f"Infinity: the best contacts to wound {details.target}",
+        {"at_least_one_wound": f"at least one wound on {details.target}"},
+        [table, attack],
+    )

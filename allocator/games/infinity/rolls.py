@@ -24,21 +24,19 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
+from allocator.core.exact import ExactValue
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import (
-    ExactValue,
+from allocator.core.resolution import Resolution, load_profile, row_reached
+from allocator.core.text import listing, percent
+from allocator.core.violations import Violation
+from allocator.games.infinity.details import (
     InfinityDetails,
-    Resolution,
     RollSummary,
     Side,
     SurvivingHits,
     WoundCount,
     Wounds,
-    load_profile,
-    row_reached,
 )
-from allocator.core.text import listing, percent
-from allocator.core.violations import Violation
 
 FACES = 20
 CRITICAL = 20

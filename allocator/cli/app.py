@@ -48,7 +48,7 @@ def main_options(
 
 crossfire.register(app)
 app.command()(schema)
-app.add_typer(resolve_app(), name="resolve", help="Odds and legality for other rule systems.")
+app.add_typer(resolve_app(), name="resolve")
 app.command("serve")(serve)
 
 

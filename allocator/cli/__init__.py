@@ -10,7 +10,7 @@ Every command lives here, never in a game or in the web package:
 * :mod:`allocator.cli.serve`: ``serve`` (the web page); :mod:`allocator.cli.schema`: ``schema``;
 * :mod:`allocator.cli.console`: the one Console pair and the one error boundary, so that exit
   codes mean the same for every command; :mod:`allocator.cli.options`: the shared options;
-  :mod:`allocator.cli.render`: user text made safe for rich, tables, the games' reports drawn.
+  :mod:`allocator.cli.render`: user text made safe for rich markup, titled tables.
 """
 
 from __future__ import annotations

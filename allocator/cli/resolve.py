@@ -23,23 +23,21 @@ import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 from allocator.cli.console import OK, guarded, out, print_json
 from allocator.cli.options import TimeOption, within_time_limit
-from allocator.cli.render import draw, safe, titled_table
-from allocator.core.budget import Budget, alarm
-from allocator.core.errors import InputError, InternalError
-from allocator.core.exact import fraction_text
-from allocator.core.game import Given, ResolveCommand
-from allocator.core.library import names, shipped
-from allocator.core.report import Report
-from allocator.core.resolution import Resolution
-from allocator.core.text import percent
-from allocator.core.validation import validate
+from allocator.cli.render import safe, titled_table
+
+if TYPE_CHECKING:  # the games' side is imported only when `cfalloc resolve` runs
+    from rich.console import RenderableType
+
+    from allocator.core.game import ResolveCommand
+    from allocator.core.report import Cell, Part, Report
+    from allocator.core.resolution import Resolution
 
 HELP = (
     "Exact odds and legality for the other close-combat systems "
@@ -99,6 +97,7 @@ def parameters(command: ResolveCommand) -> list[inspect.Parameter]:
     InternalError
         When a quick-roll flag takes the name of a common option.
     """
+    from allocator.core.errors import InternalError
 
     def option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
         return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
@@ -170,6 +169,8 @@ def parameters(command: ResolveCommand) -> list[inspect.Parameter]:
 
 def example_file(command: ResolveCommand, name: str | None) -> Path:
     """A shipped example of ``command``: ``name``, or its default one."""
+    from allocator.core.library import names, shipped
+
     return shipped(
         "scenarios",
         name or command.example,
@@ -181,6 +182,11 @@ def example_file(command: ResolveCommand, name: str | None) -> Path:
 
 def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     """Print the example, or read the input, resolve within the time limit and print the answer."""
+    from allocator.core.budget import Budget, alarm
+    from allocator.core.errors import InputError
+    from allocator.core.game import Given
+    from allocator.core.validation import validate
+
     file: Path | None = values["file"]
     if values["example"] or values["example_name"] is not None:
         example = example_file(command, values["example_name"])
@@ -211,6 +217,8 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
 
 def located(file: Path | None, work: Callable[[], Resolution]) -> Resolution:
     """Run ``work``; an InputError that names no file names ``file``."""
+    from allocator.core.errors import InputError
+
     try:
         return work()
     except InputError as error:
@@ -219,6 +227,9 @@ def located(file: Path | None, work: Callable[[], Resolution]) -> Resolution:
 
 def show(resolution: Resolution, report: Report) -> None:
     """The readable answer: the outcomes in words, the game's report, violations, steps."""
+    from allocator.core.exact import fraction_text
+    from allocator.core.text import percent
+
     out.print(f"[bold]{safe(report.title)}[/]")
     if resolution.distribution:
         table = titled_table("Outcomes", ("outcome", "chance", "exact"), right=("chance", "exact"))
@@ -235,3 +246,31 @@ def show(resolution: Resolution, report: Report) -> None:
         out.print("[bold]How it was worked out:[/]")
         for number, step in enumerate(resolution.steps, 1):
             out.print(f"  [dim]{number}.[/] {safe(step)}")
+
+
+def cell(value: Cell) -> str:
+    """One cell of a game's table: a text made safe, or a yes/no answer in colour."""
+    if isinstance(value, bool):
+        return "[green]yes[/]" if value else "[red]no[/]"
+    return safe(value)
+
+
+def draw(part: Part) -> RenderableType:
+    """One part of a game's report, ready for ``Console.print``: every text made safe.
+
+    >>> from allocator.core.report import Note
+    >>> draw(Note("[b]check[/b] the profile"))
+    '[yellow]Note:[/] \\\\[b]check\\\\[/b] the profile'
+    """
+    from allocator.core.report import Note, Table
+
+    if isinstance(part, Note):
+        return f"[yellow]Note:[/] {safe(part.text)}"
+    if isinstance(part, Table):
+        table = titled_table(safe(part.title), [safe(c) for c in part.columns], part.right)
+        if part.caption:
+            table.caption, table.caption_justify = safe(part.caption), "left"
+        for row in part.rows:
+            table.add_row(*(cell(value) for value in row))
+        return table
+    return safe(part)

@@ -7,9 +7,8 @@ fields become options), the shipped example and two functions, one reading the i
 showing the answer. The command line builds every ``cfalloc resolve`` subcommand from these, so
 no game imports Typer or rich, and adding a game is its package and one line in the registry.
 
-Heavy parts (a resolver and its engine, a file format) are named ``"module:Name"`` and imported
-only when they are used, so that reading the registry costs nothing on the way to another
-command.
+Heavy parts (a resolver and its engine, a file format) are named ``"module:Name"``, imported by
+the registry only when they are used, so that reading a game's entry costs little.
 
 >>> from pydantic import BaseModel, Field
 >>> from allocator.core.report import Report
@@ -22,8 +21,6 @@ command.
 ...     report=lambda resolution: Report("Dice"))
 >>> command.options()
 [('attacker', <class 'int'>, 'Assaulting SPs.')]
->>> load_reference("allocator.core.game:Game") is Game
-True
 """
 
 from __future__ import annotations
@@ -31,7 +28,6 @@ from __future__ import annotations
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
@@ -51,12 +47,6 @@ FLAG_TYPES = (int, float, str)
 
 Work = Callable[["Budget"], "Resolution"]
 """The resolution still to be worked out, within the time limit's budget."""
-
-
-def load_reference(reference: str) -> Any:
-    """The object a ``"module:Name"`` reference names, importing its module."""
-    module, name = reference.split(":")
-    return getattr(import_module(module), name)
 
 
 @dataclass(frozen=True)
@@ -201,5 +191,4 @@ __all__ = [
     "Given",
     "ResolveCommand",
     "Work",
-    "load_reference",
 ]

@@ -1,7 +1,7 @@
 """A resolve command's readable answer as plain data: a title, the outcomes' words, the parts.
 
 A game says *what* to show, in sentences and tables of plain text; the command line draws it
-(:mod:`allocator.cli.render`), escaping every text, so that no game imports a terminal library
+(``allocator.cli.resolve``), escaping every text, so that no game imports a terminal library
 and no text from a file can carry markup or control characters to the terminal.
 
 >>> table = Table("Wounds", ("wounds", "chance"), [("0", "53%"), ("1", "47%")], right=("chance",))

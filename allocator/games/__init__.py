@@ -23,10 +23,10 @@ Fraction(1445, 3888)
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from allocator.core.errors import InputError
-from allocator.core.game import load_reference
 from allocator.core.reader import excerpt
 
 if TYPE_CHECKING:  # the registry loads nothing until a game is asked for
@@ -58,6 +58,16 @@ GAMES: dict[str, str] = {
 
 #: The registry's own answer, with a committed schema beside the games' formats.
 ANSWER_FORMAT = {"resolve-answer": "allocator.games.answer:ResolveAnswer"}
+
+
+def load_reference(reference: str) -> Any:
+    """The object a ``"module:Name"`` reference names, importing its module.
+
+    >>> load_reference("allocator.games:GAMES") is GAMES
+    True
+    """
+    module, name = reference.split(":")
+    return getattr(import_module(module), name)
 
 
 def game(name: str) -> Game:

@@ -100,8 +100,8 @@ def parameters(command: ResolveCommand) -> list[inspect.Parameter]:
     from allocator.core.errors import InternalError
 
     def option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
-        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                 annotation=annotation)  # fmt: skip
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        return inspect.Parameter(name, keyword, default=default, annotation=annotation)
 
     found = [
         inspect.Parameter(

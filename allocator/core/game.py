@@ -65,8 +65,8 @@ PROFILE = FileOption("--profile", "A ruleset profile file replacing the shipped 
 class Given:
     """What one ``cfalloc resolve`` command was given: the file, the quick roll, the profile.
 
-    ``roll`` holds only the flags given (``roll.model_fields_set``); it is ``None`` when none
-    was.
+    ``roll`` is the game's quick-roll model (its defaults where a flag was not given:
+    ``roll.model_fields_set`` names those given), or ``None`` when no flag was given.
     """
 
     file: Path | None

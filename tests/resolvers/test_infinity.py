@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from allocator.core.errors import InputError
-from allocator.core.resolution import InfinityDetails
 from allocator.core.validation import validate
 from allocator.games.infinity.allocate import (
     AllocationProblem,
@@ -21,6 +20,7 @@ from allocator.games.infinity.allocate import (
     allocate,
     wound_chance,
 )
+from allocator.games.infinity.details import InfinityDetails
 from allocator.games.infinity.rolls import (
     CRITICAL,
     InfinityEngagement,

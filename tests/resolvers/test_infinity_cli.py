@@ -1,4 +1,4 @@
-"""``cfalloc resolve infinity --file`` with the N4/N5 engagement format: the answer, the report,
+"""``cfalloc resolve infinity FILE`` with the N4/N5 engagement format: the answer, the report,
 and hostile files refused in one line naming the file, the place and the problem."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def write(tmp_path: Path, data: dict[str, Any]) -> Path:
 
 
 def test_the_n5_example_answers_with_states_orders_and_modifiers():
-    result = run("--file", EXAMPLES / "martial-arts.yaml", "--json")
+    result = run(EXAMPLES / "martial-arts.yaml", "--json")
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
     ResolveAnswer.model_validate(answer)
@@ -48,12 +48,12 @@ def test_the_n5_example_answers_with_states_orders_and_modifiers():
     assert bodyguard["fights_on"] == "Dogged" and len(bodyguard["orders"]) == 5
     assert {row["state"] for row in bodyguard["states"]} == {"wounded", "fighting_on", "dead"}
     assert any("Natural Born Warrior ignores -3" in m["note"] for m in details["modifiers"])
-    again = run("--file", EXAMPLES / "martial-arts.yaml", "--json")
+    again = run(EXAMPLES / "martial-arts.yaml", "--json")
     assert again.stdout == result.stdout
 
 
 def test_the_n4_berserk_example_names_its_outcomes():
-    answer = json.loads(run("--file", EXAMPLES / "berserk.yaml", "--json").stdout)
+    answer = json.loads(run(EXAMPLES / "berserk.yaml", "--json").stdout)
     assert answer["details"]["roll"] == "normal_rolls"
     assert {k: v["exact"] for k, v in answer["outcomes"].items()} == {
         "only_active_succeeds": "19/200",
@@ -64,7 +64,7 @@ def test_the_n4_berserk_example_names_its_outcomes():
 
 
 def test_the_report_reads_in_players_words():
-    result = run("--file", EXAMPLES / "martial-arts.yaml")
+    result = run(EXAMPLES / "martial-arts.yaml")
     text = " ".join(result.stdout.split())
     assert "Modifiers applied" in text and "0 VITA left, fights on (Dogged)" in text
     assert "within orders" in text and "_" not in text.replace("--", "")
@@ -86,7 +86,7 @@ def test_a_bad_trooper_is_one_line_naming_file_and_place(tmp_path, change, needl
     side, field, value = change
     data[side][field] = value
     path = write(tmp_path, data)
-    refused(run("--file", path), str(path), *needles)
+    refused(run(path), str(path), *needles)
 
 
 def test_skills_that_push_the_burst_over_the_limit_are_refused(tmp_path, monkeypatch):
@@ -96,7 +96,7 @@ def test_skills_that_push_the_burst_over_the_limit_are_refused(tmp_path, monkeyp
         data = example("martial-arts")
         data["active"].update(burst=12, skills={"martial_arts": 5})
         path = write(tmp_path, data)
-        refused(run("--file", path), str(path), "active.burst", "a Burst of 13 (1 from skills)")
+        refused(run(path), str(path), "active.burst", "a Burst of 13 (1 from skills)")
     finally:
         default_limits.cache_clear()
 
@@ -104,6 +104,6 @@ def test_skills_that_push_the_burst_over_the_limit_are_refused(tmp_path, monkeyp
 def test_a_profile_of_the_other_edition_is_refused(tmp_path):
     profile = folder("rulesets") / "infinity.yaml"
     refused(
-        run("--file", EXAMPLES / "martial-arts.yaml", "--profile", profile),
+        run(EXAMPLES / "martial-arts.yaml", "--profile", profile),
         "rules: the engagement asks for n5 but the profile given is n4",
     )

@@ -19,6 +19,7 @@ from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.check import is_complete
+from allocator.games.crossfire.fight import fight_answer
 from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.warnings import battle_warnings
@@ -121,7 +122,6 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
     why each side chooses as it does. One time budget bounds both sides' searches."""
     from allocator.core.budget import Budget
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, SolveOutcome, solve
-    from allocator.games.crossfire.service import fight_answer
     from allocator.games.crossfire.words import fight_sentence, why
 
     budget = Budget(time_limit or DEFAULT_TIME_LIMIT)

@@ -246,8 +246,9 @@ def allocation_resolution(
         f"{trooper} moves into contact with {enemy}" for trooper, enemy in plan.contacts.items()
     ]
     steps = [
-        "CP-SAT chooses who touches whom, within each base's contact limit, and the attacker,"
-        " for the best chance of at least one wound (ties: fewer troopers committed)",
+        "of every way the free troopers can move into contact (no base touched by more models"
+        " than its limit) and every choice of attacker, this one gives the best chance of at"
+        " least one wound (between equal chances, the one that moves the fewest troopers)",
         *moves,
         f"{plan.attacker} attacks {problem.target} with Burst {plan.burst}",
     ]

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from allocator.core.exact import ExactValue
+from allocator.core.resolution import Details
 
 __all__ = [
     "AllocationDetails",
@@ -41,11 +42,8 @@ ModifiedPart = Literal[
 ]
 
 
-class _Details(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class RollSummary(_Details):
+class RollSummary(Details):
     """One side's roll once the modifiers and the allies are counted."""
 
     success_value: int
@@ -53,7 +51,7 @@ class RollSummary(_Details):
     allies: list[str] = Field(default_factory=list, description="Allies adding +1 B each.")
 
 
-class SurvivingHits(_Details):
+class SurvivingHits(Details):
     """The winner keeps this many criticals and successes (criticals included), with a chance."""
 
     winner: Side
@@ -62,7 +60,7 @@ class SurvivingHits(_Details):
     chance: ExactValue
 
 
-class WoundCount(_Details):
+class WoundCount(Details):
     wounds: int
     exactly: ExactValue = Field(description="This many wounds (this many or more when lumped).")
     at_least: ExactValue
@@ -71,7 +69,7 @@ class WoundCount(_Details):
     )
 
 
-class Wounds(_Details):
+class Wounds(Details):
     """The wounds one side's trooper takes: the expectation and each count."""
 
     target: Side
@@ -82,7 +80,7 @@ class Wounds(_Details):
     counts: list[WoundCount]
 
 
-class ModifierApplied(_Details):
+class ModifierApplied(Details):
     """One change a skill, the ammunition or the file made to a roll, and why."""
 
     side: Side = Field(description="The trooper whose roll or saves it changes.")
@@ -92,7 +90,7 @@ class ModifierApplied(_Details):
     note: str = Field(description="The change in players' words.")
 
 
-class WoundState(_Details):
+class WoundState(Details):
     """A state a trooper may end in, with its chance."""
 
     state: State
@@ -105,7 +103,7 @@ class WoundState(_Details):
     chance: ExactValue
 
 
-class OrdersOutcome(_Details):
+class OrdersOutcome(Details):
     """What has happened to a trooper within this many orders of the same exchange."""
 
     orders: int
@@ -115,7 +113,7 @@ class OrdersOutcome(_Details):
     expected_wounds: ExactValue = Field(description="New wounds on average, counted to Dead.")
 
 
-class TrooperOutcome(_Details):
+class TrooperOutcome(Details):
     """One trooper's wound states after the exchange and within one to five orders."""
 
     side: Side
@@ -131,7 +129,7 @@ class TrooperOutcome(_Details):
     orders: list[OrdersOutcome]
 
 
-class InfinityDetails(_Details):
+class InfinityDetails(Details):
     system: Literal["infinity"] = "infinity"
     active: RollSummary
     reactive: RollSummary
@@ -154,7 +152,7 @@ class InfinityDetails(_Details):
     )
 
 
-class AllocationDetails(_Details):
+class AllocationDetails(Details):
     system: Literal["infinity-allocate"] = "infinity-allocate"
     target: str
     contacts: dict[str, str] = Field(description="Each free trooper that moves -> the enemy.")

@@ -28,7 +28,7 @@ from allocator.games.crossfire.rules.base import RESOLUTION, Rule
 from allocator.games.crossfire.schema import Allocation, StandType
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = RESOLUTION
 STEPS: dict[int, str] = {}
@@ -93,7 +93,7 @@ def bonus_parts(battle: Battle, ids: Sequence[str]) -> list[tuple[str, int]]:
 
 
 def bonus_expression(
-    model: RulesModel,
+    model: SharedModel,
     members: dict[str, Any],
     troops_there: Callable[[list[str], str], Any],
     name: str,
@@ -135,11 +135,11 @@ def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
     return iter(())
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """Nothing to decide: the bonuses follow from who is where."""
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     """Nothing to constrain: the bonuses enter the odds (:func:`bonus_expression`)."""
 
 

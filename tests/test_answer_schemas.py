@@ -14,14 +14,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
 from allocator.cli.app import app
 from allocator.core.reader import read_file
-
-jsonschema = pytest.importorskip("jsonschema")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "models" / "scenarios"

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import re
 from itertools import groupby, islice
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import yaml
-from fastapi import APIRouter, Body
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from allocator.core.budget import Budget
@@ -52,6 +51,7 @@ from allocator.games.crossfire.schema import (
     UnitKind,
 )
 from allocator.games.crossfire.warnings import battle_warnings, leaders_near
+from allocator.web.bodies import ScenarioBody
 from allocator.web.errors import JSON_REFUSALS, NotFound, refusals
 from allocator.web.work import ApiRoute, Work
 
@@ -83,11 +83,6 @@ FLOW_WIDTH = 88
 _ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 #: Longer texts are written folded (``description: >``), as the shipped scenarios are.
 FOLDED_TEXT = 80
-
-ScenarioBody = Annotated[
-    dict[str, Any], Body(description="A scenario, as in a scenario file (see `cfalloc schema`).")
-]
-
 
 # ---------------------------------------------------------------- the answers
 
@@ -515,28 +510,25 @@ def get_profiles() -> Profiles:
     return profiles()
 
 
-@router.post("/board", responses=JSON_REFUSALS, response_model=Board)
-async def post_board(scenario: ScenarioBody, work: Work) -> Any:
+@router.post("/board", responses=JSON_REFUSALS)
+async def post_board(scenario: ScenarioBody, work: Work) -> Board:
     """A scenario as the page draws it: the building and what it holds, both sides' stands
     (organisations expanded) with their labels, names for new combats, which attacking leaders
     are near whom, and the warnings."""
 
-    def job() -> JSONResponse:
-        drawn = board(battle_from_data(scenario, limits=work.settings.limits))
-        return JSONResponse(drawn.model_dump(mode="json"))
+    def job() -> Board:
+        return board(battle_from_data(scenario, limits=work.settings.limits))
 
     return await work.pool.run(job)
 
 
-@router.post("/scenario-yaml", responses=JSON_REFUSALS, response_model=ScenarioYaml)
-async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> Any:
+@router.post("/scenario-yaml", responses=JSON_REFUSALS)
+async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> ScenarioYaml:
     """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
 
-    def job() -> JSONResponse:
+    def job() -> ScenarioYaml:
         budget = Budget(work.settings.solve_time_limit)
         battle = battle_from_data(scenario, limits=work.settings.limits)
-        text = scenario_yaml(battle, budget)
-        written = ScenarioYaml(yaml=text, file_name=file_name(battle))
-        return JSONResponse(written.model_dump(mode="json"))
+        return ScenarioYaml(yaml=scenario_yaml(battle, budget), file_name=file_name(battle))
 
     return await work.pool.run(job)

@@ -5,13 +5,13 @@ import {renderBoard, wireBoard} from "./js/board.js";
 import {wireBuilder} from "./js/builder.js";
 import {wireCheck} from "./js/check.js";
 import {wireDice} from "./js/dice.js";
-import {$, el, fill} from "./js/dom.js";
+import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSolve} from "./js/solve.js";
 import {emptyAllocation} from "./js/allocation.js";
-import {STAGES} from "./js/stages.js";
+import {STAGES, useStages} from "./js/stages.js";
 import {commit, on, setStep, state, undo} from "./js/state.js";
 
 /** The glossary the rule links point to: every rule's statement, step by step. */
@@ -26,7 +26,28 @@ function renderGlossary(terms) {
   }));
 }
 
+/** The buttons of the board's stages, as the server names them. */
+function renderStageButtons() {
+  $("steps").prepend(...STAGES.map((stage) => el("button", {
+    type: "button", class: "step", "data-step": stage.stage, "data-testid": `step-${stage.stage}`,
+    onclick: () => setStep(stage.stage),
+  }, el("b", {text: String(stage.stage)}), ` ${stage.title} `,
+  el("small", {text: stage.procedure}))));
+}
+
 async function start() {
+  // The words, stages and number format of the server come first: the board needs them.
+  let terms;
+  try {
+    terms = await loadRules();
+  } catch (error) {
+    showScenarioError(error);
+    return;
+  }
+  useNumberFormat(terms.numbers);
+  useStages(terms.stages);
+  renderStageButtons();
+  renderGlossary(terms);
   wireBoard();
   wireCheck();
   wireSolve();
@@ -41,16 +62,6 @@ async function start() {
     }
   });
   $("undo").addEventListener("click", undo);
-  $("steps").prepend(...STAGES.map((stage) => el("button", {
-    type: "button", class: "step", "data-step": stage.step, "data-testid": `step-${stage.step}`,
-    onclick: () => setStep(stage.step),
-  }, el("b", {text: String(stage.step)}), ` ${stage.title} `,
-  el("small", {text: stage.procedure}))));
-  try {
-    renderGlossary(await loadRules());
-  } catch (error) {
-    showScenarioError(error);
-  }
   await openFirst();
 }
 

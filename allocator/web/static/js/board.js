@@ -2,7 +2,7 @@
 // a click (or Enter) and put down on a combat, "New combat" or its pool; or dragged there.
 import {combatOf, copyAllocation, unplaced} from "./allocation.js";
 import {$, el, fill} from "./dom.js";
-import {oddsBar} from "./show.js";
+import {oddsBar, withRuleLinks} from "./show.js";
 import {commit, currentStage, pick, redraw, state} from "./state.js";
 
 /** The combat box a counter is put into by "New combat": the first free name the server gave. */
@@ -221,12 +221,15 @@ export function renderSteps() {
     if (current) button.setAttribute("aria-current", "step");
     else button.removeAttribute("aria-current");
   }
-  let help = stage.help;
-  if (state.selected) {
-    help = `${state.selected} is picked up: choose a combat to put it there` +
-      (stage.pool ? ", or its pool to take it back" : "") + " (Escape puts it down).";
-  }
-  $("step-help").textContent = help;
+  const help = state.selected
+    ? `${state.selected} is picked up: choose a combat to put it there` +
+      (stage.pool ? ", or its pool to take it back" : "") + " (Escape puts it down)."
+    : `${stage.procedure[0].toUpperCase()}${stage.procedure.slice(1)}, the ${stage.side}: ` +
+      stage.how;
+  const asked = state.board.steps.filter((step) => stage.steps.includes(step.step));
+  fill($("step-help"), el("p", {text: help}),
+    state.selected ? null : el("ul", {class: "step-asks", "data-testid": "step-asks"},
+      asked.flatMap((step) => step.says).map((line) => el("li", {}, withRuleLinks(line)))));
   $("undo").disabled = state.history.length === 0;
   const notice = $("notice");
   notice.hidden = !state.notice;

@@ -4,6 +4,7 @@ import {depth, leading} from "./allocation.js";
 import {api, ApiError, errorDetails} from "./api.js";
 import {renderHead} from "./board.js";
 import {$, el, fill} from "./dom.js";
+import {STAGES} from "./stages.js";
 import {currentStage, on, reset, state} from "./state.js";
 
 /** The picker's groups: shipped scenarios by the prefix of their names, then the player's own. */
@@ -76,7 +77,7 @@ async function openScenario(scenarioPromise, source, allocation, step) {
   renderHead();
   renderPicker();
   for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
-  reset(given, [1, 2, 3].includes(step) ? step : Math.max(depth(given), 1));
+  reset(given, STAGES.some((s) => s.stage === step) ? step : Math.max(depth(given), 1));
 }
 
 async function guarded(opening) {

@@ -147,6 +147,7 @@ class FieldTerm(BaseModel):
     max_length: int | None = None
     pattern: str | None = None
     description: str | None = None
+    rules: list[str] = Field(default_factory=list, description="The rules about this field.")
 
 
 class ScenarioFields(BaseModel):
@@ -161,6 +162,7 @@ class ScenarioFields(BaseModel):
     rating: FieldTerm
     quality: FieldTerm
     suppressed: FieldTerm
+    near: FieldTerm
     unit_kind: FieldTerm = Field(description="The kind of a new unit of the player's own.")
     stand_type: FieldTerm = Field(description="The type of a new stand of the player's own.")
 
@@ -334,7 +336,7 @@ def stages() -> list[StageTerm]:
     return found
 
 
-def _field(schema: dict[str, Any], *place: str) -> FieldTerm:
+def _field(schema: dict[str, Any], *place: str, rules: tuple[str, ...] = ()) -> FieldTerm:
     """A field of the scenario's JSON Schema (``$defs``, a model, a property), its ``null``
     alternative left out."""
     node: dict[str, Any] = schema
@@ -351,6 +353,7 @@ def _field(schema: dict[str, Any], *place: str) -> FieldTerm:
         max_length=facts.get("maxLength"),
         pattern=facts.get("pattern"),
         description=facts.get("description"),
+        rules=list(rules),
     )
 
 
@@ -360,13 +363,14 @@ def scenario_fields() -> ScenarioFields:
     return ScenarioFields(
         title=_field(schema, "title"),
         building_name=_field(schema, "Building", "name"),
-        capacity=_field(schema, "Building", "capacity"),
+        capacity=_field(schema, "Building", "capacity", rules=("B1", "B2")),
         surprise=_field(schema, "surprise"),
         ruleset=_field(schema, "ruleset"),
         stand_id=_field(schema, "Stand", "id"),
-        rating=_field(schema, "Stand", "rating"),
+        rating=_field(schema, "Stand", "rating", rules=("L1", "L2", "L3")),
         quality=_field(schema, "Stand", "quality"),
         suppressed=_field(schema, "Stand", "suppressed"),
+        near=_field(schema, "Stand", "near", rules=("5a",)),
         unit_kind=FieldTerm(default=UnitKind.platoon),
         stand_type=FieldTerm(default=StandType.rifle),
     )

@@ -12,9 +12,9 @@ pytest.importorskip("fastapi", reason="the web extra is not installed (pip insta
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
 from playwright.sync_api import expect
-from web.endpoints import api_routes
 
 from allocator.web.app import create_app
+from web.endpoints import api_routes
 
 pytestmark = pytest.mark.browser
 

@@ -35,25 +35,25 @@ function renderStageButtons() {
   el("small", {text: stage.procedure}))));
 }
 
-async function start() {
-  // The words, stages and number format of the server come first: the board needs them.
-  let terms;
-  try {
-    terms = await loadRules();
-  } catch (error) {
-    showScenarioError(error);
-    return;
-  }
+/** The server's words, stages and number format, which every drawing of the board needs. */
+async function prepare() {
+  const terms = await loadRules();
+  state.library.terms = terms;
   useNumberFormat(terms.numbers);
   useStages(terms.stages);
   renderStageButtons();
   renderGlossary(terms);
+}
+
+async function start() {
+  // Every control answers at once; a scenario is drawn once the server's terms are in.
+  const ready = prepare();
   wireBoard();
   wireCheck();
   wireSolve();
   wireDice();
   wireExplain();
-  wireScenarios();
+  wireScenarios(ready);
   wireBuilder();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
@@ -62,6 +62,12 @@ async function start() {
     }
   });
   $("undo").addEventListener("click", undo);
+  try {
+    await ready;
+  } catch (error) {
+    showScenarioError(error);
+    return;
+  }
   await openFirst();
 }
 

@@ -109,7 +109,8 @@ function counter(stand, broken, note = null) {
   el("span", {class: "c-id", text: stand.id}),
   el("span", {class: "c-unit", text: stand.unit}),
   stand.rating === null ? null : el("span", {class: "c-rating", text: `+${stand.rating}`}),
-  stand.quality === "regular" ? null : el("span", {class: "c-tag", text: stand.quality}),
+  stand.quality === state.library.terms.fields.quality.default
+    ? null : el("span", {class: "c-tag", text: stand.quality}),
   stand.suppressed ? el("span", {class: "c-tag", text: "suppressed"}) : null,
   note ? el("span", {class: "c-note", text: note}) : null,
   picked ? el("span", {class: "c-picked", text: "picked up"}) : null,
@@ -213,6 +214,9 @@ export function renderHead() {
   $("scenario-description").textContent = board.description ?? "";
 }
 
+/** Whether the player opened what the current steps ask (kept over redraws). */
+let asksOpen = false;
+
 export function renderSteps() {
   const stage = currentStage();
   for (const button of document.querySelectorAll(".step")) {
@@ -228,8 +232,14 @@ export function renderSteps() {
       stage.how;
   const asked = state.board.steps.filter((step) => stage.steps.includes(step.step));
   fill($("step-help"), el("p", {text: help}),
-    state.selected ? null : el("ul", {class: "step-asks", "data-testid": "step-asks"},
-      asked.flatMap((step) => step.says).map((line) => el("li", {}, withRuleLinks(line)))));
+    state.selected ? null : el("details", {
+      class: "step-asks", "data-testid": "step-asks", open: asksOpen ? true : null,
+      ontoggle: (event) => { asksOpen = event.target.open; },
+    }, el("summary", {
+      text: `What ${stage.procedure} ${stage.steps.length > 1 ? "ask" : "asks"} of these stands`,
+    }),
+    el("ul", {}, asked.flatMap((step) => step.says).map((line) =>
+      el("li", {}, withRuleLinks(line))))));
   $("undo").disabled = state.history.length === 0;
   const notice = $("notice");
   notice.hidden = !state.notice;

@@ -17,6 +17,7 @@ and body checks of :mod:`allocator.web.guards` first.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -239,7 +240,8 @@ async def parse(request: Request, work: Work) -> ParsedDocument:
             raise InputError(
                 "a scenario must be a mapping with `defender` and `attacker`", place="body"
             )
-        return ParsedDocument(data)
+        # As JSON writes it: a key that YAML reads as a number or true/false becomes its text.
+        return ParsedDocument(json.loads(json.dumps(data)))
 
     return await work.pool.run(job)
 

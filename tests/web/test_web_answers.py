@@ -189,3 +189,19 @@ def test_parse_answers_the_document_as_it_is(client: TestClient) -> None:
     """Not a scenario yet: unknown keys come back as they were (/api/board refuses them)."""
     answer = call(client, "POST", "/api/parse", {"content": "colour: red\nn: [1, 2.5, true]\n"})
     assert answer == {"colour": "red", "n": [1, 2.5, True]}
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [
+        ("1: a", {"1": "a"}),
+        ("on: yes", {"true": True}),
+        ("a: {2.5: b, null: c}", {"a": {"2.5": "b", "null": "c"}}),
+        ("title: 2024-01-01", {"title": "2024-01-01"}),
+    ],
+    ids=["number-key", "yes-key", "nested-keys", "date"],
+)
+def test_parse_writes_keys_that_are_no_text_as_json_does(
+    client: TestClient, text: str, data: Any
+) -> None:
+    assert call(client, "POST", "/api/parse", {"content": text}) == data

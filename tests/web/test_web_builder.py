@@ -94,6 +94,7 @@ def test_terms_label_every_stand_type_and_state_every_rule(client: TestClient) -
         "role_label": "crew-served weapon",
         "commander": False,
         "rated": False,
+        "fights": False,
     }
     assert by_type["cc"]["commander"] and by_type["pc"]["rated"] and not by_type["pc"]["commander"]
     assert all(t["role"] == ROLES[StandType(t["type"])].value for t in terms["stand_types"])

@@ -134,10 +134,11 @@ def shipped_scenarios() -> dict[str, Path]:
 @cache
 def scenario_listing() -> list[ScenarioEntry]:
     """Name, title and expectation of every shipped scenario (read once)."""
-    return [
-        ScenarioEntry(name=name, title=scenario.title, expect=scenario.expect)
-        for name, scenario in ((name, shipped_scenario(name)) for name in shipped_scenarios())
-    ]
+    entries = []
+    for name in shipped_scenarios():
+        scenario = shipped_scenario(name)
+        entries.append(ScenarioEntry(name=name, title=scenario.title, expect=scenario.expect))
+    return entries
 
 
 @cache
@@ -250,7 +251,9 @@ async def parse(request: Request, work: Work) -> ParsedDocument:
 # page can open a scenario while the pool is busy.
 
 
-@api.get("/scenarios", tags=["scenarios"], responses=refusals(400))
+@api.get(
+    "/scenarios", tags=["scenarios"], responses=refusals(400), response_model_exclude_unset=True
+)
 def scenarios() -> list[ScenarioEntry]:
     """The shipped scenarios: name, title and what each is meant to show."""
     return scenario_listing()

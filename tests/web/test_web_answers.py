@@ -179,10 +179,14 @@ def test_the_answer_is_what_the_command_line_prints(
         assert call(client, *key, request) == json.loads(result.stdout), args
 
 
-def test_a_shipped_scenario_is_served_as_in_its_file(client: TestClient) -> None:
+def test_a_shipped_scenario_is_served_and_listed_as_in_its_file(client: TestClient) -> None:
+    listing = {e["name"]: e for e in call(client, "GET", "/api/scenarios", {})}
     for path in sorted(folder("scenarios").glob("*.yaml")):
+        data = json.loads(json.dumps(read_file(path)))
         served = call(client, "GET", "/api/scenarios/{name}", {"name": path.stem})
-        assert served == json.loads(json.dumps(read_file(path))), path.stem
+        assert served == data, path.stem
+        entry = {"name": path.stem, "title": data.get("title"), "expect": data.get("expect")}
+        assert listing[path.stem] == entry
 
 
 def test_parse_answers_the_document_as_it_is(client: TestClient) -> None:

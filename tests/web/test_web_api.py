@@ -429,7 +429,7 @@ def test_docstring_examples(module: Any) -> None:
 
 
 def test_api_docs_are_served_without_a_cdn(client: TestClient) -> None:
-    """Swagger UI 5, which reads the OpenAPI 3.1 of /openapi.json (tests/web/test_web_docs.py
+    """Swagger UI 5, which reads the OpenAPI 3.1 of /openapi.json (tests/web/test_web_page_docs.py
     opens it in Chromium)."""
     page = client.get("/docs")
     assert page.status_code == 200

@@ -1,6 +1,9 @@
 """The API's documentation at ``/docs`` in Debian's Chromium: Swagger UI 5 reads the OpenAPI 3.1
 of ``/openapi.json`` and lists every operation, with nothing fetched from another host (the
-``page`` fixture fails a test on a script error or a foreign request)."""
+``page`` fixture fails a test on a script error or a foreign request).
+
+(Named to run after test_web_load.py: once the session's Playwright has started, its event loop
+runs in the main thread, where those tests call asyncio.run.)"""
 
 from __future__ import annotations
 

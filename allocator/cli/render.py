@@ -1,11 +1,12 @@
 """Drawing answers in the terminal with rich: user text made safe, titled tables.
 
-Text from a file (titles, names, ids) may hold control characters, terminal escape sequences or
-rich markup. :func:`safe` strips the first two (:func:`allocator.core.text.plain`) and escapes
-the third, so that it prints as written; every readable output passes user text through it.
+Text from a file (titles, names, ids) may hold control characters, terminal escape sequences,
+invisible characters or rich markup. :func:`safe` escapes the first three visibly
+(:func:`allocator.core.text.plain`) and the markup too, so that it prints as written; every
+readable output passes user text through it.
 
 >>> safe("Farm\\x1b[31m [b]house[/b]")
-'Farm[31m \\\\[b]house\\\\[/b]'
+'Farm\\\\u001b[31m \\\\[b]house\\\\[/b]'
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from allocator.core.text import plain
 
 
 def safe(text: object) -> str:
-    """``text`` ready to be interpolated into rich markup: no control characters, no markup."""
+    """``text`` ready to be interpolated into rich markup: control and invisible characters
+    escaped, no markup."""
     return escape(plain(text))
 
 

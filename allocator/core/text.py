@@ -1,11 +1,13 @@
 """Words and numbers for people: plain user text, percentages, signed numbers, lists.
 
-Text from a file (titles, names, ids) may hold control characters or terminal escape sequences:
-:func:`plain` strips them (the command line also escapes rich markup, in
+Text from a file (titles, names, ids) may hold control characters, terminal escape sequences or
+characters a terminal shows as nothing or obeys: direction overrides (Trojan-source tricks),
+zero-width characters, line separators. :func:`plain` escapes every one of them visibly, as
+``\\u202e`` (the command line also escapes rich markup, in
 :func:`allocator.cli.render.safe`).
 
->>> plain("Farm\\x1b[31m house")
-'Farm[31m house'
+>>> plain("Farm\\x1b[31m house\\u202e")
+'Farm\\\\u001b[31m house\\\\u202e'
 >>> percent(Fraction(13, 16)), percent(Fraction(1, 3)), percent(Fraction(1, 8), digits=2)
 ('81.3%', '33.3%', '12.50%')
 >>> listing(["d1", "d2", "h1"])
@@ -19,14 +21,38 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-#: C0 and C1 control characters, and the invisible direction overrides (Trojan-source tricks).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: What a terminal shows as nothing (or as something else) besides the control characters:
+#: every format character (Unicode category Cf: the soft hyphen, the Arabic letter mark U+061C,
+#: the zero-width ones U+200B-U+200F, the direction embeddings, overrides and isolates, word
+#: joiners, the byte order mark U+FEFF, tags), the line and paragraph separators (Zl, Zp), lone
+#: surrogates, and characters that print as blank: the combining grapheme joiner, the Khmer
+#: inherent vowels, the Mongolian variation selectors and the Hangul fillers. As the inside of
+#: a regular expression's character class.
+INVISIBLE = (
+    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5"
+    "\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ud800-\udfff"
+    "\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+#: C0 (but newline and tab) and C1 control characters, DEL, and the invisible ones.
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}]")
 _NEWLINES = re.compile("[\n\t]")
 
 
+def escaped(character: str) -> str:
+    """One character as its escape: ``\\u202e``, ``\\U000e0001``.
+
+    >>> print(escaped("\\u202e"), escaped("\\x1b"), escaped("\\U000e0001"))
+    \\u202e \\u001b \\U000e0001
+    """
+    code = ord(character)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
 def plain(text: object) -> str:
-    """``text`` without control characters (newlines and tabs become spaces)."""
-    return _UNSAFE.sub("", _NEWLINES.sub(" ", str(text)))
+    """``text`` on one line with every control and invisible character escaped (newlines and
+    tabs become spaces)."""
+    return _UNSAFE.sub(lambda m: escaped(m.group()), _NEWLINES.sub(" ", str(text)))
 
 
 def article(spoken: str) -> str:

@@ -1,30 +1,44 @@
 """The contracts the hostile-input tests assert, in one place: the command line's (exit codes,
-one line, no traceback, no control characters) and the web API's (one error form, a 4xx)."""
+one line per problem, no traceback, no control or invisible characters) and the web API's (one
+error form, a 4xx)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
+from allocator.cli.console import SHOWN
+from allocator.core.errors import ErrorAnswer
+from allocator.core.text import INVISIBLE
+
 #: C0 (but tab and newline), DEL and C1 characters: none may reach the terminal from an input.
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Characters a terminal shows as nothing or obeys: none may reach it from an input either.
+INVISIBLE_CHARACTER = re.compile(f"[{INVISIBLE}]")
 OK, RULES_BROKEN, BAD_INPUT, NO_ANSWER = 0, 1, 2, 3
 
 
 def assert_clean(result: Any) -> None:
-    """No traceback and no control character, on either stream."""
+    """No traceback and no control or invisible character, on either stream."""
     for stream in (result.stdout, result.stderr):
         assert "Traceback" not in stream, stream
         assert not CONTROL.search(stream), repr(CONTROL.search(stream))
+        assert not INVISIBLE_CHARACTER.search(stream), repr(INVISIBLE_CHARACTER.search(stream))
 
 
 def refusal(result: Any, code: int = BAD_INPUT) -> str:
-    """Assert a refusal with exit ``code``: nothing on stdout, one ``error:`` line on stderr;
-    return that line."""
+    """Assert a refusal with exit ``code``: its first few problems on stderr, one ``error:``
+    line each, and nothing on stdout but, with ``--json``, the error JSON listing them all;
+    return the first line."""
     assert result.exit_code == code, (result.exit_code, result.output)
-    assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert 1 <= len(lines) <= SHOWN, result.stderr
+    assert all(line.startswith("error: ") for line in lines), result.stderr
+    if result.stdout:
+        answer = json.loads(result.stdout)
+        ErrorAnswer.model_validate(answer)
+        assert answer["errors"][0] == answer["error"] and len(answer["errors"]) >= len(lines)
     assert_clean(result)
     line: str = lines[0]
     return line
@@ -49,10 +63,13 @@ def answered(result: Any, *, check: bool = False) -> None:
 
 
 def assert_error(response: Any, status: int, place: str | None = None) -> dict[str, Any]:
-    """A 4xx answer of the web API in its one form, ``{"error": {file, place, problem}}``."""
+    """A 4xx answer of the web API in its one form, ``{"error": {...}, "errors": [...]}``:
+    return the first problem."""
     assert response.status_code == status, response.text
-    error: dict[str, Any] = response.json()["error"]
-    assert set(error) == {"file", "place", "problem"} and error["problem"]
+    answer = response.json()
+    ErrorAnswer.model_validate(answer)
+    error: dict[str, Any] = answer["error"]
+    assert answer["errors"][0] == error and error["problem"]
     if place is not None:
         assert error["place"] == place
     return error

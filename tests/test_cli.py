@@ -167,7 +167,7 @@ BAD_INPUT: list[tuple[str, str, str | bytes | None, str | None, str]] = [
     ("yaml-syntax", "bad.yaml", "defender: [a, b\n", "line 2, column 1", "not valid YAML"),
     ("json-syntax", "bad.json", '{"defender": }', "line 1", "not valid JSON"),
     ("top-level-list", "list.yaml", "- a\n- b\n", None, "must be a mapping"),
-    ("unknown-field", "bad.yaml", "colour: red\n" + BASE, "colour", "unknown field"),
+    ("unknown-field", "bad.yaml", "colour: red\n" + BASE, "colour", "unknown key 'colour'"),
     (
         "unknown-stand-type",
         "bad.yaml",

@@ -18,18 +18,22 @@ from __future__ import annotations
 
 def main() -> None:
     """The ``cfalloc`` entry point: the limits of the environment first (the options' bounds
-    come from them), then the application."""
-    import sys
-
-    from allocator.cli.console import BAD_INPUT, report
-    from allocator.core.errors import InputError
-    from allocator.core.limits import default_limits
-
+    come from them), then the application. Ctrl+C at any moment, even while the modules are
+    still being imported, ends it quietly with exit code 130."""
     try:
-        default_limits()
-    except InputError as error:
-        report(str(error))
-        sys.exit(BAD_INPUT)
-    from allocator.cli.app import run
+        import sys
 
-    run()
+        from allocator.cli.console import BAD_INPUT, report
+        from allocator.core.errors import InputError
+        from allocator.core.limits import default_limits
+
+        try:
+            default_limits()
+        except InputError as error:
+            report(str(error))
+            sys.exit(BAD_INPUT)
+        from allocator.cli.app import run
+
+        run()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None

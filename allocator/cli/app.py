@@ -15,12 +15,13 @@ import typer
 
 import allocator
 from allocator.cli import crossfire
-from allocator.cli.console import EXIT_CODES_HELP, out
+from allocator.cli.console import EXIT_CODES_HELP, GuardedGroup, out
 from allocator.cli.resolve import resolve_app
 from allocator.cli.schema import schema
 from allocator.cli.serve import serve
 
 app = typer.Typer(
+    cls=GuardedGroup,
     help="Close-combat allocation for Crossfire building fights (and resolvers for other "
     f"games). {EXIT_CODES_HELP}",
     no_args_is_help=True,

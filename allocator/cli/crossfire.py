@@ -99,7 +99,7 @@ def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False
             render_check(out, battle, answer)
         return OK if answer.legal else RULES_BROKEN
 
-    guarded(body)
+    guarded(body, as_json)
 
 
 def solve(
@@ -129,7 +129,7 @@ def solve(
             render_solve(out, battle, answer)
         return OK
 
-    guarded(body)
+    guarded(body, as_json)
 
 
 def explain(
@@ -157,7 +157,7 @@ def explain(
             render_explain(out, answer)
         return OK
 
-    guarded(body)
+    guarded(body, as_json)
 
 
 def simulate(
@@ -207,4 +207,4 @@ def simulate(
             print_json(played.to_json()) if as_json else render_simulation(out, played)
         return OK
 
-    guarded(body)
+    guarded(body, as_json)

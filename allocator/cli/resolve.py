@@ -81,7 +81,7 @@ def build(command: ResolveCommand) -> Any:
     """
 
     def run(**values: Any) -> None:
-        guarded(lambda: answer(command, values))
+        guarded(lambda: answer(command, values), values["as_json"])
 
     app = typer.Typer(add_completion=False, rich_markup_mode=None)
     run.__signature__ = inspect.Signature(parameters(command))  # type: ignore[attr-defined]

@@ -49,8 +49,10 @@ def web_settings(**given: Any) -> WebSettings:
     try:
         return validate(WebSettings, given)
     except InputError as error:
-        field = (error.place or "").split("[")[0].split(".")[0]
-        raise InputError(error.problem, place=OPTIONS.get(field, error.place)) from None
+        for problem in error.problems():
+            field = (problem.place or "").split("[")[0].split(".")[0]
+            problem.place = OPTIONS.get(field, problem.place)
+        raise error from None
 
 
 def serve(

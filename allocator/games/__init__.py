@@ -56,8 +56,12 @@ GAMES: dict[str, str] = {
     "percentile": "allocator.games.percentile.game",
 }
 
-#: The registry's own answer, with a committed schema beside the games' formats.
-ANSWER_FORMAT = {"resolve-answer": "allocator.games.answer:ResolveAnswer"}
+#: The registry's own answer, and the error every command and endpoint writes as JSON, each with
+#: a committed schema beside the games' formats.
+ANSWER_FORMAT = {
+    "resolve-answer": "allocator.games.answer:ResolveAnswer",
+    "error-answer": "allocator.core.errors:ErrorAnswer",
+}
 
 
 def load_reference(reference: str) -> Any:

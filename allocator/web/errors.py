@@ -1,8 +1,12 @@
-"""Every refusal of the web API in one form: ``{"error": {"file", "place", "problem"}}``.
+"""Every refusal of the web API in one form: ``{"error": {...}, "errors": [{...}, ...]}``.
 
-Bad input is a 4xx answer naming the place and the problem as the command line does; only a
-defect in cfalloc is a 500 (logged by the server, and never reached by any client input: the
-tests send hostile requests to show it).
+The body is an :class:`~allocator.core.errors.ErrorAnswer`, as ``cfalloc ... --json`` prints
+it: ``error`` is the first problem, ``errors`` every problem found (the first one first), each
+with its ``file``, ``place`` (the input's own keys), ``problem`` (words), ``kind`` (pydantic's
+error type, or ``input``, ``limit``, ``time_limit``, ...) and, for an unknown key, the nearest
+valid key as ``suggestion``. Bad input is a 4xx answer; only a defect in cfalloc is a 500
+(logged by the server, and never reached by any client input: the tests send hostile requests
+to show it).
 
 | status | when |
 |---|---|
@@ -20,8 +24,9 @@ tests send hostile requests to show it).
 >>> error_status(LimitError("too many stands", limit="max_stands_per_side"))
 413
 >>> import json
->>> json.loads(error_response(422, InputError("bad \\udcff", place="title")).body)["error"]
-{'file': None, 'place': 'title', 'problem': 'bad \\\\udcff'}
+>>> body = json.loads(error_response(422, InputError("bad \\udcff", place="title")).body)
+>>> body["error"]["problem"], len(body["errors"])
+('bad \\\\udcff', 1)
 """
 
 from __future__ import annotations
@@ -32,44 +37,23 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from allocator.core.errors import InputError, LimitError, TimeLimitError
+from allocator.core.errors import (
+    TIME_LIMIT,
+    ErrorAnswer,
+    InputError,
+    LimitError,
+    TimeLimitError,
+    error_answer,
+)
 from allocator.core.validation import errors_to_input_error
 
 #: The status of an answer that took longer than the server's time limit: the request was read
 #: and understood, but this server does not answer it within its limit (as exit code 3).
 TIME_LIMIT_STATUS = 422
-
-
-class ErrorDetail(BaseModel):
-    """Where the input is wrong and why, as the command line says it."""
-
-    file: str | None = Field(default=None, description="The file, when the input named one.")
-    place: str | None = Field(
-        default=None,
-        description="Where in the input, e.g. `defender.stands[2].unit`, `line 3, column 5` or "
-        "`body`.",
-    )
-    problem: str = Field(description="What is wrong, and what to do about it.")
-
-
-class ValidationProblem(BaseModel):
-    """One problem of a request that does not fit its model (FastAPI's validation list)."""
-
-    type: str
-    loc: list[str | int]
-    msg: str
-
-
-class ErrorAnswer(BaseModel):
-    """The body of every 4xx answer (and of a 500, which is a defect)."""
-
-    error: ErrorDetail
-    detail: list[ValidationProblem] | None = Field(
-        default=None, description="Every problem, when the request does not fit its model."
-    )
 
 
 ERROR_ANSWERS: dict[int, dict[str, Any]] = {
@@ -119,11 +103,14 @@ def _printable(text: str | None) -> str | None:
 
 
 def error_response(
-    status: int, error: InputError, headers: Mapping[str, str] | None = None, **extra: Any
+    status: int, error: InputError, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
-    """The answer for ``error``: its file, place and problem, always encodable."""
-    detail = {key: _printable(value) for key, value in error.to_dict().items()}
-    return JSONResponse({"error": detail, **extra}, status_code=status, headers=headers)
+    """The answer for ``error``: every problem's file, place and problem, always encodable."""
+    answer = error_answer(error).model_dump(mode="json")
+    for detail in (answer["error"], *answer["errors"]):
+        for key in ("file", "place", "problem", "suggestion"):
+            detail[key] = _printable(detail[key])
+    return JSONResponse(answer, status_code=status, headers=headers)
 
 
 class NotFound(InputError):
@@ -136,21 +123,22 @@ def error_status(error: InputError) -> int:
     return 404 if isinstance(error, NotFound) else 422
 
 
-def validation_response(exc: RequestValidationError) -> JSONResponse:
-    """The first problem in the ``error`` form, and every problem under ``detail``.
+def validation_response(exc: RequestValidationError, body: type[BaseModel] | None) -> JSONResponse:
+    """Every problem of a request that does not fit its model (the body's is ``body``, when it
+    has one), in the one error form.
 
     The wrong values are quoted only as short excerpts, never echoed whole.
     """
-    errors = list(exc.errors())
-    detail = [
-        ValidationProblem(
-            type=str(e["type"]),
-            loc=[p if isinstance(p, int) else _printable(str(p)) or "" for p in e["loc"]],
-            msg=_printable(str(e["msg"])) or "",
-        ).model_dump()
-        for e in errors
-    ]
-    return error_response(422, errors_to_input_error(errors), detail=detail)
+    error = errors_to_input_error(list(exc.errors()), model=body, under=("body",))
+    return error_response(422, error)
+
+
+def body_model(request: Request) -> type[BaseModel] | None:
+    """The model of the body the request's endpoint takes, if it takes one."""
+    route = request.scope.get("route")
+    field = route.body_field if isinstance(route, APIRoute) else None
+    model = None if field is None else field.field_info.annotation
+    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -166,11 +154,12 @@ def install_error_handlers(app: FastAPI) -> None:
             f"no answer within the time limit: {exc.what} was not found in {exc.seconds:g} s "
             "(this server's limit; `cfalloc serve --time-limit` sets it)"
         )
-        return error_response(TIME_LIMIT_STATUS, InputError(problem, place="time limit"))
+        error = InputError(problem, place="time limit", kind=TIME_LIMIT)
+        return error_response(TIME_LIMIT_STATUS, error)
 
     @app.exception_handler(RequestValidationError)
-    async def on_validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return validation_response(exc)
+    async def on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return validation_response(exc, body_model(request))
 
     @app.exception_handler(HTTPException)
     async def on_http_exception(request: Request, exc: HTTPException) -> JSONResponse:

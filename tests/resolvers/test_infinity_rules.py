@@ -665,7 +665,7 @@ def test_menus_list_each_ruleset_from_its_profile():
         (
             {"active": {"attribute": 12, "skills": {"kung_fu": 3}}},
             "active.skills.kung_fu",
-            "unknown field",
+            "unknown key 'kung_fu'",
         ),
         (
             {"active": {"attribute": 12, "skills": {"immunity": ["everything"]}}},

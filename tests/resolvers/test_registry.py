@@ -77,7 +77,7 @@ def test_validation_error_becomes_one_input_error_with_its_place():
             {"active": {"attribute": 1, "burst": -1}, "reactive": {"attribute": 1}},
             file="f.yaml",
         )
-    with pytest.raises(InputError, match=r"active\.colour: unknown field"):
+    with pytest.raises(InputError, match=r"active\.colour: unknown key 'colour'"):
         validate(
             InfinityEngagement,
             {"active": {"attribute": 1, "colour": "red"}, "reactive": {"attribute": 1}},

@@ -109,7 +109,7 @@ def test_every_json_answer_is_documented_with_its_fields(client: TestClient) -> 
         assert refusals, (method, path)
         for status in refusals:
             error = resolve(answers[status]["content"]["application/json"]["schema"])
-            assert set(error["properties"]) == {"error", "detail"}, (method, path, status)
+            assert set(error["properties"]) == {"error", "errors"}, (method, path, status)
 
 
 def test_scenario_list_names_every_shipped_file(client: TestClient) -> None:
@@ -212,10 +212,10 @@ def test_a_body_that_is_no_scenario_is_4xx(client: TestClient, body: Any) -> Non
     ],
     ids=["no-scenario", "bad-side", "bad-objective", "unknown-field", "no-rounds", "rounds"],
 )
-def test_bad_solve_request_is_422_with_fastapi_detail(client: TestClient, body: Any) -> None:
+def test_bad_solve_request_is_422_listing_every_problem(client: TestClient, body: Any) -> None:
     response = client.post("/api/solve", json=body)
     assert_error(response, 422)
-    assert response.json()["detail"]
+    assert response.json()["errors"]
 
 
 def test_simulate_needs_an_integer_seed(client: TestClient, seed: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ literal in code (docs/rules.md, "The combat model").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from allocator.core.errors import InputError
 from allocator.core.library import folder, is_path, relative_document, shipped
 from allocator.core.reader import excerpt, read_file
-from allocator.core.validation import validate
+from allocator.core.validation import nearest, validate
 
 GAME = "crossfire"
 #: Every integer value of a profile lies in this range unless the profile gives its own.
@@ -82,20 +83,37 @@ class Ruleset(BaseModel):
 
     def with_overrides(self, overrides: dict[str, Any], source: str) -> Ruleset:
         values = dict(self.values)
+        problems = []
         for key, new in overrides.items():
             if key not in values:
-                known = ", ".join(sorted(values))
-                raise InputError(
-                    f"unknown ruleset value {excerpt(key)} (known: {known})",
-                    place=f"{source}.{key}",
-                )
+                problems.append(_unknown_value(key, values, f"{source}.{key}"))
+                continue
             problem = values[key].allowed(new)
             if problem is not None:
-                raise InputError(f"'{key}' {problem}", place=f"{source}.{key}")
+                problems.append(InputError(f"'{key}' {problem}", place=f"{source}.{key}"))
+                continue
             values[key] = values[key].model_copy(
                 update={"value": new, "verified": False, "source": f"house rule ({source})"}
             )
+        if problems:
+            raise InputError.of(problems)
         return self.model_copy(update={"values": values})
+
+
+def _unknown_value(
+    key: str, known: Iterable[str], place: str, file: str | None = None
+) -> InputError:
+    """An unknown ruleset value, named with the nearest known one (or all of them)."""
+    names = sorted(known)
+    near = nearest(key, names)
+    hint = f"did you mean '{near}'?" if near else f"known: {', '.join(names)}"
+    return InputError(
+        f"unknown ruleset value {excerpt(key)} ({hint})",
+        file=file,
+        place=place,
+        kind="extra_forbidden",
+        suggestion=near,
+    )
 
 
 def _read_profile(path: Path) -> Ruleset:
@@ -136,9 +154,7 @@ def _complete(profile: Ruleset, path: Path) -> Ruleset:
         raise InputError(f"the profile lacks {', '.join(missing)}", file=str(path), place="values")
     for key, value in profile.values.items():
         if key not in reference.values:
-            raise InputError(
-                f"unknown ruleset value {excerpt(key)}", file=str(path), place=f"values.{key}"
-            )
+            raise _unknown_value(key, reference.values, f"values.{key}", str(path))
         problem = reference.values[key].allowed(value.value)
         if problem is not None:
             raise InputError(f"'{key}' {problem}", file=str(path), place=f"values.{key}.value")

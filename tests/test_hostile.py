@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 from allocator.cli.app import app
 from allocator.core.library import folder
 from allocator.core.limits import default_limits
+from allocator.core.text import escaped
 
 CORPUS = Path(__file__).resolve().parent / "data" / "hostile"
 EXPECT: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expect.yaml").read_text("utf-8"))
@@ -95,11 +96,32 @@ def test_markup_in_a_file_is_printed_as_written() -> None:
     assert "[/] [link=https://example.com]house[/link] holds" in words
 
 
-def test_escape_sequences_in_a_file_are_stripped() -> None:
+def test_escape_sequences_in_a_file_are_escaped_visibly() -> None:
     for command in ("check", "explain", "solve-attacker"):
         result = run(command, CORPUS / "escape-sequences.yaml")
         answered(result, check=command == "check")
-        assert "pwned" in result.stdout  # the words stay, the escape characters go
+        assert "\\u001b]0;pwned\\u0007" in result.stdout  # the words stay, the escapes show
+
+
+INVISIBLE_IN_THE_TITLE = "\u200b\u2028\ufeff\u061c\u202e\u2066\u00ad\U000e0041"
+
+
+@pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])
+def test_invisible_characters_in_a_file_are_escaped_visibly(command: str) -> None:
+    result = run(command, CORPUS / "invisible-characters.yaml")
+    answered(result, check=command == "check")
+    escapes = "".join(escaped(c) for c in INVISIBLE_IN_THE_TITLE)
+    assert f"{escapes} Example from the guide" in result.stdout
+
+
+def test_invisible_characters_are_json_escapes_in_json() -> None:
+    result = runner.invoke(app, ["explain", str(CORPUS / "invisible-characters.yaml"), "--json"])
+    answered(result)
+    assert (
+        '"title": "\\u200b\\u2028\\ufeff\\u061c\\u202e\\u2066\\u00ad\\udb40\\udc41 '
+        in result.stdout
+    )
+    assert json.loads(result.stdout)["title"].startswith(INVISIBLE_IN_THE_TITLE)
 
 
 def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:

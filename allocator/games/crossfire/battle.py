@@ -41,7 +41,7 @@ from allocator.core.errors import InputError
 from allocator.core.library import shipped
 from allocator.core.limits import Limits, default_limits
 from allocator.core.reader import read_file
-from allocator.core.text import plain
+from allocator.core.text import listing, plain, plural
 from allocator.core.validation import validate
 from allocator.games.crossfire.orgs import OrgGraph
 from allocator.games.crossfire.profile import Ruleset, load_ruleset
@@ -312,35 +312,97 @@ class Battle:
 
 
 def _check_allocation(scenario: Scenario, side_of: dict[str, SideName], file: str | None) -> None:
+    """Every stand the allocation names is one of the right side's, and is named once in it; the
+    defender's combats are no more than his stands. In one pass over the allocation, so that a
+    file repeating one stand thousands of times is refused as fast as it is read."""
     allocation = scenario.allocation
     if allocation is None:
         return
-
-    def expect(stand_id: str, side: SideName, place: str) -> None:
-        if stand_id not in side_of:
-            raise InputError(f"the scenario has no stand '{stand_id}'", file=file, place=place)
-        if side_of[stand_id] != side:
-            raise InputError(
-                f"'{stand_id}' is one of the {side_of[stand_id]}'s stands; this part lists "
-                f"the {side}'s",
-                file=file,
-                place=place,
-            )
-
-    for name, ids in (allocation.combats or {}).items():
-        for i, stand_id in enumerate(ids):
-            expect(stand_id, "defender", f"allocation.combats.{name}[{i}]")
-    for name, ids in (allocation.attack or {}).items():
-        for i, stand_id in enumerate(ids):
-            expect(stand_id, "attacker", f"allocation.attack.{name}[{i}]")
+    combats = allocation.combats or {}
+    defenders = sum(side == "defender" for side in side_of.values())
+    if len(combats) > defenders:
+        raise InputError(
+            f"{len(combats):,} combats for {plural(defenders, 'defending stand')}: every combat "
+            "holds one of them at least (rule 1c), so there are at most as many combats as "
+            "stands",
+            file=file,
+            place="allocation.combats",
+        )
+    problems = [
+        *_named_once(combats, "combats", "defender", side_of),
+        *_named_once(allocation.attack or {}, "attack", "attacker", side_of),
+    ]
     for stand_id in allocation.reallocate or {}:
-        expect(stand_id, "defender", f"allocation.reallocate.{stand_id}")
+        problems += _of_side(stand_id, "defender", side_of, f"allocation.reallocate.{stand_id}")
+    if problems:
+        raise InputError.of(problems, file)
     if allocation.attack is not None and allocation.combats is None:
         raise InputError(
             "`attack` needs the defender's `combats` first", file=file, place="allocation"
         )
     if allocation.reallocate is not None and allocation.attack is None:
         raise InputError("`reallocate` needs the `attack` first", file=file, place="allocation")
+
+
+def _of_side(
+    stand_id: str, side: SideName, side_of: dict[str, SideName], place: str
+) -> list[InputError]:
+    """The problem of naming ``stand_id`` where a stand of ``side`` belongs, if there is one."""
+    if stand_id not in side_of:
+        return [InputError(f"the scenario has no stand '{stand_id}'", place=place)]
+    if side_of[stand_id] != side:
+        problem = (
+            f"'{stand_id}' is one of the {side_of[stand_id]}'s stands; this part lists the {side}'s"
+        )
+        return [InputError(problem, place=place)]
+    return []
+
+
+def _named_once(
+    lists: dict[str, list[str]], part: str, side: SideName, side_of: dict[str, SideName]
+) -> list[InputError]:
+    """The problems of the lists of one part of the allocation (``combats`` or ``attack``):
+    stands of no side or of the other one, and stands named more than once (each said once, at
+    its second place)."""
+    homes: dict[str, dict[str, None]] = {}
+    counts: dict[str, int] = {}
+    for name, ids in lists.items():
+        for stand_id in ids:
+            homes.setdefault(stand_id, {})[name] = None
+            counts[stand_id] = counts.get(stand_id, 0) + 1
+    problems: list[InputError] = []
+    named: set[str] = set()
+    said: set[str] = set()
+    for name, ids in lists.items():
+        for i, stand_id in enumerate(ids):
+            place = f"allocation.{part}.{name}[{i}]"
+            if stand_id not in named:
+                named.add(stand_id)
+                wrong = _of_side(stand_id, side, side_of, place)
+                said.update(stand_id for _ in wrong)
+                problems += wrong
+            elif stand_id not in said:
+                said.add(stand_id)
+                where = list(homes[stand_id])
+                problem = _repeated(stand_id, counts[stand_id], where, part)
+                problems.append(InputError(problem, place=place))
+    return problems
+
+
+def _repeated(stand_id: str, times: int, names: list[str], part: str) -> str:
+    """Why a stand may be named only once in a part of the allocation."""
+    shown = names[:5] + ["..."] * (len(names) > 5)
+    where = f"combat{'s' * (len(names) > 1)} {listing(shown)}"
+    named = "twice" if times == 2 else f"{times:,} times"
+    if part == "combats":
+        return (
+            f"'{stand_id}' is named {named}, in {where}: a defending stand is in exactly "
+            "one combat, once (rule 1c)"
+        )
+    return (
+        f"'{stand_id}' is named {named}, in the attack on {where}: an attacking stand "
+        "goes to one combat, once (rule 4e)"
+    )
 
 
 def _side_force(

@@ -35,6 +35,7 @@ class QuickRoll(BaseModel):
 def prepare_roll(given: Given) -> Work:
     """The engagement from the file or from the flags (never both), and the profile."""
     from allocator.core.validation import validate
+    from allocator.games.infinity.modifiers import prepare
     from allocator.games.infinity.rolls import (
         InfinityEngagement,
         InfinityResolver,
@@ -66,16 +67,25 @@ def prepare_roll(given: Given) -> Work:
             sides[side] = {**parsed, "damage": damage, "ammunition": ammo, "armour": armour}
         engagement = validate(InfinityEngagement, sides)
     resolver = InfinityResolver(load_infinity_profile(given.profile))
+    profile = resolver.ruleset(engagement)  # an SV or Burst out of range is refused here,
+    prepare(engagement, profile, resolver.allies(engagement, profile), resolver.limits)  # not late
     return lambda budget: resolver.resolve(engagement)
 
 
 def prepare_allocation(given: Given) -> Work:
     """The free troopers, their targets and the target, and the profile."""
-    from allocator.games.infinity.allocate import AllocationProblem, allocation_resolution
+    from allocator.core.limits import default_limits
+    from allocator.games.infinity.allocate import (
+        AllocationProblem,
+        allocation_resolution,
+        check_sizes,
+    )
+    from allocator.games.infinity.profile import default_profile
     from allocator.games.infinity.rolls import load_infinity_profile
 
     problem = given.load(AllocationProblem, "allocation file")
     rules = load_infinity_profile(given.profile)
+    check_sizes(problem, rules or default_profile(), default_limits())  # before the time limit
     return lambda budget: allocation_resolution(problem, rules, budget=budget)
 
 

@@ -21,6 +21,7 @@ from allocator.cli.schema import schema
 from allocator.cli.serve import serve
 
 app = typer.Typer(
+    name="cfalloc",
     cls=GuardedGroup,
     help="Close-combat allocation for Crossfire building fights (and resolvers for other "
     f"games). {EXIT_CODES_HELP}",

@@ -62,8 +62,18 @@ _click = sys.modules[typer.BadParameter.__module__]
 #: The errors of writing that mean the output cannot be written: no reader, or no room.
 _UNWRITABLE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
-out = Console(highlight=False, emoji=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+
+class _Console(Console):
+    """A rich Console that leaves a broken pipe to the boundary (rich's own ends with exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the output's reader went away")
+
+
+out = _Console(highlight=False, emoji=False)
+err = _Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 #: What JSON leaves as it is but a terminal may obey or hide: DEL, C1 controls and invisibles.

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, RootModel
+from pydantic import BaseModel, Field, JsonValue, RootModel
 
 import allocator
 from allocator.core.errors import InputError
@@ -46,7 +46,7 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import Battle, battle_from_data
 from allocator.games.crossfire.schema import Expect, Scenario
 from allocator.web import builder
-from allocator.web.bodies import ScenarioBody
+from allocator.web.bodies import RequestBody, ScenarioBody
 from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
 from allocator.web.guards import (
     BodySizeLimit,
@@ -80,10 +80,8 @@ DOCS_ASSETS = "/docs-assets"
 AnswerT = TypeVar("AnswerT", bound=Answer)
 
 
-class SolveRequest(BaseModel):
+class SolveRequest(RequestBody):
     """The body of ``POST /api/solve``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     scenario: dict[str, Any]
     side: Literal["attacker", "defender"]
@@ -97,10 +95,8 @@ class SolveRequest(BaseModel):
     )
 
 
-class SimulateRequest(BaseModel):
+class SimulateRequest(RequestBody):
     """The body of ``POST /api/simulate``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     scenario: dict[str, Any]
     seed: int | None = Field(

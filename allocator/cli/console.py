@@ -63,7 +63,6 @@ _click = sys.modules[typer.BadParameter.__module__]
 _UNWRITABLE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
-
 class _Console(Console):
     """A rich Console that leaves a broken pipe to the boundary (rich's own ends with exit 1)."""
 
@@ -205,10 +204,9 @@ class GuardedGroup(TyperGroup):
         **extra: Any,
     ) -> int:
         given = sys.argv[1:] if args is None else list(args)
-        extra.pop("windows_expand_args", None)
-        code = self._run(given, prog_name or "cfalloc", extra)
         try:
-            sys.stdout.flush()
+            code = self._invoke(given, prog_name or "cfalloc", extra)
+            sys.stdout.flush()  # here, so that a full disk is found before leaving
         except OSError as exc:
             if not unwritable(exc):
                 raise
@@ -216,14 +214,6 @@ class GuardedGroup(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
-
-    def _run(self, given: list[str], prog_name: str, extra: dict[str, Any]) -> int:
-        try:
-            return self._invoke(given, prog_name, extra)
-        except OSError as exc:
-            if not unwritable(exc):
-                raise
-            return _not_written(exc)
 
     def _invoke(self, given: list[str], prog_name: str, extra: dict[str, Any]) -> int:
         try:

@@ -107,9 +107,6 @@ class InputError(CfallocError):
             suggestion=self.suggestion,
         )
 
-    def to_dict(self) -> dict[str, str | None]:
-        return self.detail().model_dump()
-
     def located(self, file: str | None, place: str | None = None) -> Self:
         """This error, given a file (and a place) where it had none, for every problem."""
         for problem in self.problems():

@@ -23,7 +23,7 @@ import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -38,6 +38,8 @@ if TYPE_CHECKING:  # the games' side is imported only when `cfalloc resolve` run
     from allocator.core.game import ResolveCommand
     from allocator.core.report import Cell, Part, Report
     from allocator.core.resolution import Resolution
+
+T = TypeVar("T")
 
 HELP = (
     "Exact odds and legality for the other close-combat systems "
@@ -202,7 +204,7 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     within_time_limit(time_limit)
     flags = {name: values[name] for name, _, _ in command.options() if values[name] is not None}
     roll = validate(command.quick_roll, flags) if command.quick_roll and flags else None
-    work = command.prepare(Given(file, roll, values.get("profile")))
+    work = located(file, lambda: command.prepare(Given(file, roll, values.get("profile"))))
     budget = Budget(time_limit)
     with alarm(time_limit, "the exact answer"):
         resolution = located(file, lambda: work(budget))
@@ -215,7 +217,7 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     return OK
 
 
-def located(file: Path | None, work: Callable[[], Resolution]) -> Resolution:
+def located(file: Path | None, work: Callable[[], T]) -> T:
     """Run ``work``; an InputError that names no file names ``file``."""
     from allocator.core.errors import InputError
 

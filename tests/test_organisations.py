@@ -414,5 +414,5 @@ def test_control_characters_and_markup_in_names_never_reach_the_terminal(
     answered(result, check=command[0] == "check")
     assert_clean(result)
     battle = battle_from_data(read_file(path))
-    assert battle.stand_name("d1") == "[bold]]0;pwned[/bold]"
-    assert battle.defender.unit_name("p") == "[31mRed platoon"
+    assert battle.stand_name("d1") == "[bold]\\u001b]0;pwned\\u0007[/bold]"  # escaped, visibly
+    assert battle.defender.unit_name("p") == "\\u001b[31mRed\\u0007 platoon"

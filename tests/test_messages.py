@@ -21,6 +21,8 @@ import pytest
 import typer
 import yaml
 from contract import BAD_INPUT, NO_ANSWER, refusal, refused
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 from typer.main import get_command
 from typer.testing import CliRunner
@@ -31,6 +33,7 @@ from allocator.core.errors import LISTED, InputError
 from allocator.core.library import folder
 from allocator.core.text import INVISIBLE, plain
 from allocator.core.validation import format_place, nearest, validate
+from allocator.games import format_model, formats
 from allocator.games.crossfire.battle import battle_from_data
 from allocator.games.crossfire.schema import Scenario
 
@@ -249,6 +252,28 @@ def test_every_mangled_place_is_the_files_own() -> None:
             validate(Scenario, data)
         for problem in refused_.value.problems():
             assert problem.place and not any(tag in problem.place for tag in tags), problem
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", "x", "d1", "1/2"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["id", "type", "units", "x", "values", "a"]), inner, max_size=3
+        )
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(formats())), JSON_VALUES)
+def test_any_value_of_any_format_is_an_answer_or_input_errors(name: str, data: Any) -> None:
+    """The walk along the schema holds for every format: never a crash, every place printable."""
+    try:
+        validate(format_model(name), data)
+    except InputError as error:
+        assert all(problem.problem for problem in error.problems())
 
 
 # ---------------------------------------------------------------- a stand once in an allocation

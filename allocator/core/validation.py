@@ -130,7 +130,8 @@ class _Walk:
             for definition in node["definitions"]:
                 self.definitions[definition["ref"]] = definition
         if kind == "definition-ref":
-            return self._walk(self.definitions[node["schema_ref"]], loc, at)
+            definition = self.definitions.get(node["schema_ref"])
+            return None if definition is None else self._walk(definition, loc, at)
         if kind in _WRAPPERS:
             return self._walk(node["schema"], loc, at)
         if kind in _EITHER:
@@ -142,7 +143,7 @@ class _Walk:
             return self._field(node, loc, at)
         if kind == "dict":
             if at + 1 < len(loc) and loc[at + 1] == "[key]":
-                found = self._walk(node["keys_schema"], loc, at + 2)
+                found = self._walk(node.get("keys_schema", {}), loc, at + 2)
                 return None if found is None else ({at + 1, *found[0]}, found[1])
             return self._walk(node.get("values_schema", {}), loc, at + 1)
         if kind in ("list", "set", "frozenset") and isinstance(part, int):

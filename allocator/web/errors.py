@@ -42,6 +42,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from allocator.core.errors import (
+    INTERNAL,
     TIME_LIMIT,
     ErrorAnswer,
     InputError,
@@ -180,4 +181,4 @@ def install_error_handlers(app: FastAPI) -> None:
             f"internal error ({type(exc).__name__}): this is a defect in cfalloc; please report "
             "it to its maintainers with the request that caused it"
         )
-        return error_response(500, InputError(problem))
+        return error_response(500, InputError(problem, kind=INTERNAL))

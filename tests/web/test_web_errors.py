@@ -135,3 +135,15 @@ def test_every_refusal_has_the_one_error_body(
     response = client.request(method, path, content=body, headers=headers)
     [error] = errors_of(response, status)
     assert error["kind"] == "input"
+
+
+def test_a_defect_is_500_in_the_one_error_body(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ZeroDivisionError
+
+    monkeypatch.setattr("allocator.games.crossfire.service.check_answer", broken)
+    client = TestClient(
+        create_app(WebSettings()), base_url="http://127.0.0.1:8000", raise_server_exceptions=False
+    )
+    [error] = errors_of(client.post("/api/check", json=BASE), 500)
+    assert error["kind"] == "internal" and "ZeroDivisionError" in error["problem"]

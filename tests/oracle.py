@@ -13,7 +13,8 @@ from itertools import product
 from string import ascii_uppercase
 
 from allocator.games.crossfire.battle import Battle, Role
-from allocator.games.crossfire.odds import OBJECTIVES, round_odds
+from allocator.games.crossfire.objectives import RoundObjective, objective_named
+from allocator.games.crossfire.odds import round_odds
 from allocator.games.crossfire.rules import attack as attack_rules
 from allocator.games.crossfire.rules import grouping as grouping_rules
 from allocator.games.crossfire.rules import reallocation as reallocation_rules
@@ -90,7 +91,9 @@ def value(
     attack: dict[str, list[str]],
     reallocate: dict[str, str],
 ) -> Fraction:
-    return OBJECTIVES[objective](round_odds(battle, combats, attack, reallocate))
+    found = objective_named(objective)
+    assert isinstance(found, RoundObjective), objective
+    return found.of_round(round_odds(battle, combats, attack, reallocate))
 
 
 def attacker_value(battle: Battle, objective: str, combats: dict[str, list[str]]) -> Fraction:

@@ -22,6 +22,8 @@ from fractions import Fraction
 from rich.markup import escape
 from rich.table import Table
 
+from allocator.core.exact import fraction_text
+
 #: C0 and C1 control characters, and the invisible direction overrides (Trojan-source tricks).
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _NEWLINES = re.compile("[\n\t]")
@@ -65,6 +67,11 @@ def signed(value: Fraction | float, digits: int = 2) -> str:
         quantum, rounding=ROUND_HALF_UP
     )
     return f"{rounded:+}"
+
+
+def odds_text(p: Fraction) -> str:
+    """A probability as the page and the terminal show it: ``13/16 (81.3%)``."""
+    return f"{fraction_text(p)} ({percent(p)})"
 
 
 def listing(items: Iterable[str], empty: str = "none") -> str:

@@ -42,6 +42,7 @@ from allocator.games.crossfire.answers import (
     SolveAnswer,
 )
 from allocator.games.crossfire.battle import Battle, battle_from_data
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.schema import Expect, Scenario
 from allocator.web import builder
 from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
@@ -94,13 +95,16 @@ class SolveRequest(BaseModel):
 
     scenario: dict[str, Any]
     side: Literal["attacker", "defender"]
-    objective: Literal["sweep", "exchange", "take"] = "sweep"
+    objective: Objective = Field(
+        default=DEFAULT_OBJECTIVE,
+        description="What the attacker plays for (`/api/terms` lists the objectives).",
+    )
     rounds: int | None = Field(
         default=None,
         ge=1,
         le=default_limits().max_rounds,
-        description="With objective take: fight at most this many rounds (default: until one "
-        "side is gone).",
+        description="With an objective of the whole fight: fight at most this many rounds "
+        "(default: until one side is gone).",
     )
 
 
@@ -184,9 +188,9 @@ async def explain(
     scenario: ScenarioBody,
     work: Work,
     objective: Annotated[
-        Literal["sweep", "exchange", "take"],
+        Objective,
         Query(description="The aim of the line walked when the scenario has no allocation."),
-    ] = "take",
+    ] = DEFAULT_OBJECTIVE,
 ) -> Any:
     """Narrate the procedure step by step: `cfalloc explain --objective O --json`."""
     seconds = work.settings.solve_time_limit

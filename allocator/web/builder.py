@@ -36,11 +36,13 @@ from allocator.games.crossfire.battle import (
     battle_from_data,
     load_organisation,
 )
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, OBJECTIVES
 from allocator.games.crossfire.profile import crossfire_profiles, shipped_profile
 from allocator.games.crossfire.rules import RULES, STEP_TITLES
 from allocator.games.crossfire.rules import capacity as capacity_rules
 from allocator.games.crossfire.rules.base import combat_names
 from allocator.games.crossfire.schema import (
+    RATINGS,
     Building,
     Organisation,
     Position,
@@ -112,14 +114,41 @@ class StepTerm(BaseModel):
     title: str
 
 
+class ObjectiveTerm(BaseModel):
+    """One objective the search plays for (``--objective``, ``objective`` in the API)."""
+
+    name: str
+    title: str = Field(description="A short label for a picker.")
+    words: str = Field(description="What it is, in a sentence for a player.")
+    label: str = Field(
+        description="What a value says: `attacker wins every combat: 81.3% (13/16)`, "
+        "`expected exchange +0.44 stands (7/16)`."
+    )
+    unit: Literal["chance", "stands"] = Field(
+        description="A value is a chance (0 to 1) or a number of stands."
+    )
+    whole_fight: bool = Field(description="Valued over the whole fight, not one round.")
+
+
+class RatingBounds(BaseModel):
+    """The least and the most a leader's command rating may be."""
+
+    least: int
+    most: int
+
+
 class Terms(BaseModel):
-    """The words of the game: stand types, unit kinds, qualities, rules and steps."""
+    """The words of the game: stand types, unit kinds, qualities, rules and steps, the
+    objectives and the bounds of a rating."""
 
     stand_types: list[StandTypeTerm]
     unit_kinds: list[UnitKind]
     qualities: list[Quality]
     rules: list[RuleTerm]
     steps: list[StepTerm]
+    objectives: list[ObjectiveTerm] = Field(description="In the order a picker offers them.")
+    default_objective: str = Field(description="What every command and the page play for.")
+    ratings: RatingBounds
 
 
 class OrganisationEntry(BaseModel):
@@ -261,6 +290,19 @@ def terms() -> Terms:
         qualities=list(Quality),
         rules=[RuleTerm(id=r.id, step=r.step, statement=r.statement) for r in RULES.values()],
         steps=[StepTerm(step=step, title=title) for step, title in STEP_TITLES.items()],
+        objectives=[
+            ObjectiveTerm(
+                name=o.name,
+                title=o.title,
+                words=o.words,
+                label=o.label,
+                unit=o.unit,
+                whole_fight=not o.one_round,
+            )
+            for o in OBJECTIVES.values()
+        ],
+        default_objective=DEFAULT_OBJECTIVE.name,
+        ratings=RatingBounds(least=RATINGS[0], most=RATINGS[1]),
     )
 
 

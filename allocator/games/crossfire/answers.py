@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from allocator.core.exact import Exact, ExactValue
 from allocator.core.violations import Violation
+from allocator.games.crossfire.objectives import Objective
 from allocator.games.crossfire.schema import Allocation
 
 Side = Literal["attacker", "defender"]
-Objective = Literal["sweep", "exchange", "take"]
 
 
 class Answer(BaseModel):

@@ -22,6 +22,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from pydantic import Strict as PydanticStrict
 
 from allocator.core.exact import Exact
+from allocator.games.crossfire.objectives import Objective
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
@@ -90,6 +91,11 @@ class Unit(Strict):
     kind: UnitKind
     name: Name | None = None
     units: list[Unit] = Field(default_factory=list, description="The units under this one.")
+
+
+#: The least and the most a leader's command rating may be (L1-L3; most leaders +0..+2, a
+#: Commissar +2): the one home of these bounds, which the rules, the model and the page use.
+RATINGS = (0, 3)
 
 
 class Stand(Strict):
@@ -180,7 +186,7 @@ class Expect(Strict):
         default_factory=dict,
         description="For a complete legal allocation: each combat's (attacker, defender) totals.",
     )
-    solve: dict[Literal["sweep", "exchange", "take"], Exact] = Field(
+    solve: dict[Objective, Exact] = Field(
         default_factory=dict,
         description="For a scenario without an allocation: the exact value of `cfalloc solve` "
         "for each objective named.",

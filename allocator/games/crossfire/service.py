@@ -27,6 +27,7 @@ from allocator.games.crossfire.answers import (
     TrialsAnswer,
 )
 from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.search.lines import Line
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def line_answer(line: Line) -> LineAnswer:
 def solve_answer(
     battle: Battle,
     side: str,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
     rounds: int | None = None,
 ) -> SolveAnswer:
@@ -75,12 +76,13 @@ def answer_of(outcome: SolveOutcome) -> SolveAnswer:
         why=why(outcome),
         warnings=outcome.warnings,
         note=None if outcome.proven else not_proven_note(outcome.bounds, outcome.objective),
-        fight=None if outcome.objective != "take" else fight_answer(outcome),
+        fight=None if outcome.objective.one_round else fight_answer(outcome),
     )
 
 
 def fight_answer(outcome: SolveOutcome) -> FightAnswer:
-    """The whole fight of a ``take`` solve (what is known of it when the search was cut short)."""
+    """The whole fight of a fight objective's solve (what is known of it when the search was cut
+    short)."""
     fight = outcome.fight
     one_round = None if outcome.one_round is None else ExactValue.of(outcome.one_round)
     if fight is None:
@@ -105,7 +107,7 @@ def fight_answer(outcome: SolveOutcome) -> FightAnswer:
 
 
 def explain_answer(
-    battle: Battle, objective: str = "take", time_limit: float | None = None
+    battle: Battle, objective: Objective = DEFAULT_OBJECTIVE, time_limit: float | None = None
 ) -> ExplainAnswer:
     from allocator.games.crossfire.explain import explain
 
@@ -116,7 +118,7 @@ def simulate_answer(
     battle: Battle,
     rounds: int = 1,
     seed: int | None = None,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
 ) -> SimulateAnswer:
     from allocator.games.crossfire.simulate import simulate
@@ -128,7 +130,7 @@ def trials_answer(
     battle: Battle,
     count: int,
     seed: int | None = None,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
     rounds: int | None = None,
 ) -> TrialsAnswer:

@@ -65,11 +65,6 @@ class StandClass:
     commander: bool
     platoon_leader: bool
 
-    @property
-    def fights(self) -> bool:
-        """Squads and CC/BCs keep a fight going (7b); the others cannot assault alone."""
-        return self.role == Role.squad or self.commander
-
 
 class Family(Protocol):
     """The interface every rule family module offers (modules are its instances)."""

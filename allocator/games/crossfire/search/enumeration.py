@@ -34,6 +34,7 @@ from allocator.games.crossfire.rules.base import Counts, TooManyLines
 from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.rules.reallocation import class_reallocations
 from allocator.games.crossfire.schema import SideName
+from allocator.games.crossfire.rules.resolution import keeps_fighting
 from allocator.games.crossfire.search.classes import Classes
 
 #: Up to this many states the fight's values live in a dense array, beyond in a dictionary.
@@ -73,7 +74,7 @@ class Space:
         self.d_size = _product(self.d_radix)
         self.d_stride = _strides(self.d_radix, self.a_size)
         self.a_stride = _strides(self.a_radix, 1)
-        self.fighting = [c.fights for c in classes.attacker]
+        self.fighting = [keeps_fighting(c.role, c.commander) for c in classes.attacker]
         self._fights: dict[int, bool] = {}  # by the attacker's part of a state: can he fight on?
         if self.size > STATES:
             raise TooManyLines(f"{self.size:,} states of the fight")
@@ -91,28 +92,30 @@ class Space:
         d_index, a_index = divmod(index, self.a_size)
         return _digits(d_index, self.d_radix), _digits(a_index, self.a_radix)
 
-    def terminal_values(self) -> np.ndarray:
-        """Every state's value when it ends the fight (1 taken, 0 held), NaN when it does not."""
+    def terminal_values(self, taken: float, held: float) -> np.ndarray:
+        """Every state's value where the fight is over (7b: ``taken`` when no defender is left,
+        ``held`` when the attacker cannot fight on), NaN where it goes on."""
         a_index = np.arange(self.a_size, dtype=np.int64)
         fights = np.zeros(self.a_size, dtype=bool)
         for stride, radix, fighting in zip(self.a_stride, self.a_radix, self.fighting, strict=True):
             if fighting:
                 fights |= (a_index // stride) % radix > 0
-        values = np.tile(np.where(fights, np.nan, 0.0), self.d_size)
-        values[: self.a_size] = 1.0
+        values = np.tile(np.where(fights, np.nan, held), self.d_size)
+        values[: self.a_size] = taken
         return values
 
-    def terminal(self, index: int) -> float | None:
-        """1 when no defender is left (taken), 0 when the attacker cannot fight on (held)."""
+    def winner(self, index: int) -> SideName | None:
+        """7b: the attacker when no defender is left (the building is taken), the defender when
+        the attacker cannot fight on (it is held), None while the fight goes on."""
         if index < self.a_size:
-            return 1.0
+            return "attacker"
         a_index = index % self.a_size
         fights = self._fights.get(a_index)
         if fights is None:
             attacker = _digits(a_index, self.a_radix)
             fights = any(n and f for n, f in zip(attacker, self.fighting, strict=True))
             self._fights[a_index] = fights
-        return None if fights else 0.0
+        return None if fights else "defender"
 
     def left(self, index: int) -> tuple[int, int]:
         """(attacking squads and leaders, defending stands) left in a state."""

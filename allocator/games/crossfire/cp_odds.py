@@ -27,6 +27,7 @@ from allocator.games.crossfire.model import RulesModel
 from allocator.games.crossfire.objectives import ProductObjective, RoundObjective, SumObjective
 from allocator.games.crossfire.odds import DIFF_LIMIT, stand_value, win_probability
 from allocator.games.crossfire.rules import leaders as leader_rules
+from allocator.games.crossfire.schema import RATINGS
 
 LOG_SCALE = 10**9
 EXACT_SCALE_LIMIT = 2**40
@@ -99,10 +100,7 @@ class OddsTerms:
         )
         has_squad = rules.reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
         has_commander = rules.reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
-        as_squad = sum(  # each CC or BC counts as a squad where his side has none
-            rules.reify_and([members[k], has_squad.Not()], f"o_as{attacking}{k}{c}")
-            for k in commanders
-        )
+        as_squad = leader_rules.as_squads_expression(rules, c, members, has_squad, attacking)
         bonus = leader_rules.bonus_expression(
             rules,
             members,
@@ -136,7 +134,7 @@ class OddsTerms:
             if b.is_commander(s):
                 bound += abs(ruleset.value("commander_as_squad"))
             if b.role(s) == Role.leader:
-                bound += 3
+                bound += RATINGS[1]
         return int(bound)
 
     def _combat(self, c: int) -> None:
@@ -185,9 +183,9 @@ class OddsTerms:
         m = self.model
         scale = min(self.scale, EXACT_SCALE_LIMIT)
         width = len(defenders) + len(attackers)
-        attacking = sum(attackers.values())
         stands = m.NewIntVar(0, width, f"o_n{c}")
         m.Add(stands == sum(defenders.values()) + sum(attackers.values()))
+        attacking = sum(attackers.values())
         level = m.NewIntVar(0, len(self.levels) - 1, f"o_level{c}")
         m.AddElement(state, self.level_of, level)
         extra = {round((wa - wd) * scale) for wd, wa in self.weights}

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from typing import Literal
 
+from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
-from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.check import is_complete
-from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
+from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
+from allocator.games.crossfire.rules.attack import attack_view
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.warnings import battle_warnings
 from allocator.games.crossfire.words import combat_sentence, describe_changes, round_sentence
@@ -45,13 +47,17 @@ def _chosen(battle: Battle, allocation: Allocation, step: int) -> str | None:
     if step == 4 and allocation.attack is not None:
         return f"The attack: {_where(allocation.attack)}."
     if step == 5 and allocation.attack is not None:
-        as_squads = [
-            f"{leader} takes combat {name} as a squad (4b), so 5a does not bind him there."
-            for name, ids in allocation.attack.items()
-            if not any(battle.role(s) == Role.squad for s in ids)
-            for leader in ids
-            if battle.is_commander(leader)
-        ]
+        view = attack_view(battle, allocation.combats or {}, allocation.attack)
+        as_squads = []
+        for name, head in view.acting.items():
+            text = f"{head} takes combat {name} as a squad (4b), so 5a does not bind him there."
+            others = [a for a in view.members[name] if a != head and battle.is_commander(a)]
+            if others:
+                text += (
+                    f" {listing(others)} {'joins' if len(others) == 1 else 'join'} him there as "
+                    f"{'a leader' if len(others) == 1 else 'leaders'} only, not as a squad (5c)."
+                )
+            as_squads.append(text)
         return " ".join(as_squads) or None
     if step == 6 and allocation.reallocate is not None:
         moves = "; ".join(f"{s} to {t}" for s, t in allocation.reallocate.items()) or "none"

@@ -109,11 +109,10 @@ def side_total(battle: Battle, ids: Sequence[str], attacking: bool) -> SideTotal
     squads = [s for s in ids if battle.role(s) == Role.squad]
     weapons = [s for s in ids if battle.role(s) == Role.weapon]
     commanders = [s for s in ids if battle.is_commander(s)]
-    fighters = len(squads) + len(weapons)
-    if not squads:  # each CC or BC counts as a squad where his side has none
-        for commander in commanders:
-            parts.append((f"{commander} fights as a squad", ruleset.value("commander_as_squad")))
-        fighters += len(commanders)
+    heads = leaders.as_squads(battle, ids, attacking)
+    for commander in heads:
+        parts.append((f"{commander} fights as a squad", ruleset.value("commander_as_squad")))
+    fighters = len(squads) + len(weapons) + len(heads)
     parts += leaders.bonus_parts(battle, ids)
     if attacking and battle.surprised():
         parts.append(("surprised", ruleset.value("surprise")))

@@ -108,9 +108,10 @@ class Stand(Strict):
     )
     rating: Whole | None = Field(
         default=None,
-        ge=0,
-        le=3,
-        description="A leader's command rating, 0 to 3 (most leaders +0..+2, a Commissar +2).",
+        ge=RATINGS[0],
+        le=RATINGS[1],
+        description=f"A leader's command rating, {RATINGS[0]} to {RATINGS[1]} (most leaders "
+        "+0..+2, a Commissar +2).",
     )
     quality: Quality = Quality.regular
     suppressed: YesNo = False
@@ -129,7 +130,7 @@ class PresentStand(Strict):
     """A stand taken from an organisation file, with the fields that differ at this table."""
 
     id: Id
-    rating: Whole | None = Field(default=None, ge=0, le=3)
+    rating: Whole | None = Field(default=None, ge=RATINGS[0], le=RATINGS[1])
     quality: Quality | None = None
     suppressed: YesNo | None = None
     near: list[Id] | None = None

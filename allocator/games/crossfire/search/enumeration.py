@@ -11,7 +11,8 @@ The legal choices come from the rule families (the plain checker decides the gro
 :func:`~allocator.games.crossfire.rules.attack.class_attacks` give the attacks;
 :func:`~allocator.games.crossfire.rules.reallocation.class_reallocations` the reallocations).
 One pruning is the search's own: an attacking leader who adds nothing where he goes (another
-leader there has a rating as good, or his rating is 0) is left out, because staying out is as
+leader there has a rating as good, or his rating is 0; beside a CC or BC who takes a combat
+as a squad, a second CC or BC is a leader only, 5c) is left out, because staying out is as
 good for the attacker in every objective: the odds are the same and he cannot be lost.
 """
 
@@ -33,8 +34,8 @@ from allocator.games.crossfire.rules.attack import class_attacks, leader_places,
 from allocator.games.crossfire.rules.base import Counts, TooManyLines
 from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.rules.reallocation import class_reallocations
-from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.rules.resolution import keeps_fighting
+from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.search.classes import Classes
 
 #: Up to this many states the fight's values live in a dense array, beyond in a dictionary.
@@ -328,24 +329,25 @@ class View:
         return counts
 
     def _adds_something(self, attack: Sequence[Counts]) -> bool:
-        """Whether every leader of an attack raises his combat's total (see the module text)."""
+        """Whether every leader of an attack raises his combat's total (see the module text).
+
+        Beside a squad a leader adds his rating under L3: one rated 0 adds nothing, nor (the
+        best rating counting) a second. In a combat without squads one CC or BC takes it as a
+        squad and adds the squad's value (4b); any other there is a leader only (5c): with the
+        best rating counting he adds nothing (the best-rated alone gives the same total); with
+        the ratings summed every one is kept (one rated 0 may be the one the others stand near).
+        """
         classes = self.classes.attacker
         for combat in attack:
-            squads = any(n and k.role == Role.squad for n, k in zip(combat, classes, strict=True))
-            leading = [
-                (self.ratings[k.index], n)
-                for n, k in zip(combat, classes, strict=True)
-                if n and k.role == Role.leader and (squads or not k.commander)
-            ]
-            as_squads = [
-                self.ratings[k.index]
-                for n, k in zip(combat, classes, strict=True)
-                if n and k.commander and not squads
-            ]
-            floor = max(as_squads, default=0) if self.best_leader_only else 0
-            if any(rating <= floor for rating, _ in leading):
-                return False
-            if self.best_leader_only and sum(n for _, n in leading) > 1:
+            here = [(k, n) for n, k in zip(combat, classes, strict=True) if n]
+            leaders = [(self.ratings[k.index], n) for k, n in here if k.role == Role.leader]
+            count = sum(n for _, n in leaders)
+            if any(k.role == Role.squad for k, _ in here):
+                if any(not rating for rating, _ in leaders):
+                    return False
+            elif count <= 1 or not self.best_leader_only:
+                continue
+            if self.best_leader_only and count > 1:
                 return False
         return True
 

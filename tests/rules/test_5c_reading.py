@@ -14,7 +14,7 @@ from unittest import mock
 import oracle
 import pytest
 
-from allocator.games.crossfire.battle import Battle, load_battle
+from allocator.games.crossfire.battle import Battle, battle_from_data, load_battle
 from allocator.games.crossfire.check import check_battle
 from allocator.games.crossfire.explain import explain
 from allocator.games.crossfire.objectives import objective_named
@@ -109,3 +109,28 @@ def test_the_oracle_reads_it_from_the_rules_text() -> None:
     assert oracle.value(battle, "sweep", first.combats or {}, first.attack or {}, {}) == Fraction(
         1, 2
     )
+
+
+@pytest.mark.parametrize("engine", ["enumeration", "cp-sat"])
+def test_a_commissar_beside_the_cc_who_takes_the_combat_adds_his_rating(engine: str) -> None:
+    """He is no CC or BC, so he cannot head the combat himself: the search keeps him beside the
+    CC who does (1 + 2 against 1: 13/16), not only the CC alone (1/2)."""
+    battle = battle_from_data(
+        {
+            "defender": {
+                "units": [{"id": "p", "kind": "platoon"}],
+                "stands": [{"id": "d1", "type": "rifle", "unit": "p"}],
+            },
+            "attacker": {
+                "units": [{"id": "c", "kind": "company"}],
+                "stands": [
+                    {"id": "cc", "type": "cc", "unit": "c", "rating": 0},
+                    {"id": "kom", "type": "commissar", "unit": "c", "near": ["cc"]},
+                ],
+            },
+        }
+    )
+    with mock.patch.object(solve_module, "ENUMERATION", engine == "enumeration"):
+        found = solve(battle, "defender", objective_named("sweep"))
+    assert found.line.value == oracle.game_value(battle, "sweep") == Fraction(13, 16)
+    assert sorted(found.line.attack["A"]) == ["cc", "kom"]

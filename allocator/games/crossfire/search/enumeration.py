@@ -333,9 +333,11 @@ class View:
 
         Beside a squad a leader adds his rating under L3: one rated 0 adds nothing, nor (the
         best rating counting) a second. In a combat without squads one CC or BC takes it as a
-        squad and adds the squad's value (4b); any other there is a leader only (5c): with the
-        best rating counting he adds nothing (the best-rated alone gives the same total); with
-        the ratings summed every one is kept (one rated 0 may be the one the others stand near).
+        squad and adds the squad's value (4b); any other there is a leader only (5c). With the
+        best rating counting, the head alone, or the head and one leader who rates higher than
+        every CC and BC there (a Commissar attached to one, who stands near him), give the
+        total of any more; with the ratings summed every one is kept (one rated 0 may be the
+        one the others stand near).
         """
         classes = self.classes.attacker
         for combat in attack:
@@ -345,10 +347,13 @@ class View:
             if any(k.role == Role.squad for k, _ in here):
                 if any(not rating for rating, _ in leaders):
                     return False
-            elif count <= 1 or not self.best_leader_only:
-                continue
-            if self.best_leader_only and count > 1:
-                return False
+                if self.best_leader_only and count > 1:
+                    return False
+            elif count > 1 and self.best_leader_only:
+                heads = [self.ratings[k.index] for k, _ in here if k.commander]
+                others = [self.ratings[k.index] for k, _ in here if not k.commander]
+                if count > 2 or not others or max(others) <= max(heads):
+                    return False
         return True
 
     def _attack_set(self, counts: np.ndarray) -> AttackSet:

@@ -160,7 +160,9 @@ def oracle_cases(cases: list[dict[str, Any]], title: str, repeat: int) -> float:
                 ),
                 repeat,
             )
-            found = solve_module.solve(battle_from_data(scenario), "defender", objective)
+            found = solve_module.solve(
+                battle_from_data(scenario), "defender", objective_named(objective)
+            )
             assert found.line.value == expected, (index, objective)
             slowest = min(slowest, brute_seconds / ours)
             cells.append(f"{objective} {ours * 1000:6.1f} vs {brute_seconds * 1000:7.1f} ms")

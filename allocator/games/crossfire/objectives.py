@@ -210,8 +210,24 @@ class RoundObjective(Objective):
     def round_exact(
         self, p: Sequence[Fraction], defending: Sequence[int], attacking: Sequence[int]
     ) -> Fraction:
-        """The exact value of one line of a round, from each combat's P(attacker wins) and the
-        defending and the attacking stands in it (one entry per combat)."""
+        """The exact value of one line of a round.
+
+        Parameters
+        ----------
+        p : sequence of Fraction
+            Each combat's P(attacker wins).
+        defending, attacking : sequence of int
+            The defending and the attacking stands in each combat.
+
+        Returns
+        -------
+        Fraction
+
+        Examples
+        --------
+        >>> objective_named("exchange").round_exact([Fraction(3, 4)], [2], [1])
+        Fraction(5, 4)
+        """
 
     def of_round(self, odds: Iterable[CombatOdds]) -> Fraction:
         """The exact value of a round from its combats' odds.
@@ -296,8 +312,18 @@ class FightObjective(Objective):
 
     @abstractmethod
     def end_value(self, taken: bool) -> Fraction:
-        """What a fight that is over is worth: taken by the attacker, or held (also when the
-        rounds allowed run out)."""
+        """What a fight that is over is worth.
+
+        Parameters
+        ----------
+        taken : bool
+            Whether the attacker took the building (else it is held, also when the rounds
+            allowed run out).
+
+        Returns
+        -------
+        Fraction
+        """
 
     def fight_floats(
         self, prob: np.ndarray[Any, Any], children: np.ndarray[Any, Any]

@@ -37,7 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from math import prod
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -50,10 +50,23 @@ from allocator.core.text import article, odds_text, percent, signed
 if TYPE_CHECKING:
     import numpy as np
 
-    from allocator.games.crossfire.odds import CombatOdds
-
 #: A probability, or an array of them: one combat's factor or weights work on either alike.
 Odds = TypeVar("Odds", Fraction, "np.ndarray[Any, Any]")
+
+
+class Fought(Protocol):
+    """What a round objective reads of a combat fought (as
+    :class:`~allocator.games.crossfire.odds.CombatOdds` gives it; the objectives sit below the
+    odds, so they name no module of them)."""
+
+    @property
+    def p_attacker_wins(self) -> Fraction: ...
+
+    @property
+    def defenders(self) -> Sequence[str]: ...
+
+    @property
+    def attackers(self) -> Sequence[str]: ...
 
 
 class Objective(ABC):
@@ -229,13 +242,14 @@ class RoundObjective(Objective):
         Fraction(5, 4)
         """
 
-    def of_round(self, odds: Iterable[CombatOdds]) -> Fraction:
+    def of_round(self, odds: Iterable[Fought]) -> Fraction:
         """The exact value of a round from its combats' odds.
 
         Parameters
         ----------
-        odds : iterable of CombatOdds
-            The round's combats (:func:`~allocator.games.crossfire.odds.round_odds`).
+        odds : iterable of Fought
+            The round's combats (:func:`~allocator.games.crossfire.odds.round_odds` gives
+            their ``CombatOdds``).
 
         Returns
         -------

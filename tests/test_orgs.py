@@ -89,8 +89,9 @@ def test_leaders_lead_the_right_kind_of_unit(name: str) -> None:
         if stand.type in expected or stand.type == StandType.commissar:
             assert stand.rating is not None, f"{stand.id} needs a rating"
     assert all(len(leaders) == 1 for leaders in led.values()), led
-    assert any(
-        graph.kind(stand.unit) == UnitKind.support
+    battalions = [u for u in graph.graph.nodes if graph.kind(u) == UnitKind.battalion]
+    assert not battalions or any(  # the battalion's support: its own weapons (a support
+        graph.organisational_unit(stand.unit) in battalions  # company, HQ or attachment)
         for stand in organisation(name).stands
         if stand.type in (StandType.hmg, StandType.mortar, StandType.gun, StandType.jhmg)
     )

@@ -1,7 +1,7 @@
 """The committed JSON Schemas are what the pydantic classes generate; the shipped files obey them.
 
 ``models/schema/NAME.schema.json`` is written by ``cfalloc schema NAME`` for every file format
-of :data:`allocator.games.FORMATS`; when a class changes, regenerate it. Its ``$comment`` names
+of :func:`allocator.games.formats`; when a class changes, regenerate it. Its ``$comment`` names
 the pydantic version that wrote it: under that version the committed file must be what the
 classes generate byte for byte; under any other allowed version (which writes the same rules a
 little differently) it must have the same :func:`shape`. Validation uses the ``jsonschema``
@@ -18,8 +18,8 @@ import pytest
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from allocator.games import FORMATS, json_schema
-from allocator.games.crossfire.schema import Scenario
+from allocator.games import formats, json_schema
+from allocator.games.crossfire.schema import Organisation, Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "models" / "schema" / "scenario.schema.json"
@@ -29,7 +29,7 @@ SCENARIOS = sorted((ROOT / "models" / "scenarios").glob("*.y*ml")) + sorted(
 ORGS = sorted((ROOT / "models" / "orgs").glob("*.yaml"))
 PROFILES = {
     "crossfire-profile": ["crossfire"],
-    "infinity-profile": ["infinity"],
+    "infinity-profile": ["infinity", "infinity-n5"],
     "matched-dice-profile": ["matched-dice"],
     "battlesystem-profile": ["battlesystem"],
     "percentile-tables": ["percentile-example-tables"],
@@ -88,7 +88,7 @@ def shape(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return places
 
 
-@pytest.mark.parametrize("name", sorted(FORMATS))
+@pytest.mark.parametrize("name", sorted(formats()))
 def test_committed_schema_is_current(name: str) -> None:
     """What ``cfalloc schema NAME`` writes (byte for byte under the pydantic that wrote it)."""
     path = committed(name)
@@ -176,7 +176,7 @@ def test_a_changed_class_has_another_shape(model: type[BaseModel]) -> None:
 
 def test_no_committed_schema_without_a_format() -> None:
     names = {p.name.removesuffix(".schema.json") for p in (ROOT / "models" / "schema").iterdir()}
-    assert names == set(FORMATS)
+    assert names == set(formats())
 
 
 @pytest.mark.parametrize(("name", "profile"), [(n, p) for n, ps in PROFILES.items() for p in ps])
@@ -228,7 +228,7 @@ def test_shipped_scenario_validates(validator: Any, path: Path) -> None:
 def test_shipped_organisation_validates(validator: Any, path: Path) -> None:
     """An organisation's units and stands are a force as a scenario writes it."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert set(data) <= {"name", "description", "nation", "units", "stands"}
+    assert set(data) <= set(Organisation.model_fields)
     as_force = {"units": data["units"], "stands": data["stands"]}
     force = {"$ref": "#/$defs/Force", "$defs": validator.schema["$defs"]}
     force_validator = type(validator)(force)

@@ -1,10 +1,16 @@
 """The ``cfalloc`` command line (Typer + rich): every command has ``--help`` and ``--json``.
 
-* :mod:`allocator.cli.app`: the application, ``--version``, ``schema`` and where the other
-  commands come from (Crossfire's in :mod:`allocator.games.crossfire.commands`, the other games'
-  in :mod:`allocator.games.resolve_commands`, the web page's in :mod:`allocator.web.cli`);
+Every command lives here, never in a game or in the web package:
+
+* :mod:`allocator.cli.app`: the application and ``--version``, mounting the groups below;
+* :mod:`allocator.cli.crossfire` (with its reports, :mod:`allocator.cli.crossfire_report`):
+  ``check``, ``solve``, ``explain``, ``simulate``;
+* :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, each subcommand built from a game's
+  :class:`~allocator.core.game.ResolveCommand` in the registry;
+* :mod:`allocator.cli.serve`: ``serve`` (the web page); :mod:`allocator.cli.schema`: ``schema``;
 * :mod:`allocator.cli.console`: the one Console pair and the one error boundary, so that exit
-  codes mean the same for every command.
+  codes mean the same for every command; :mod:`allocator.cli.options`: the shared options;
+  :mod:`allocator.cli.render`: user text made safe for rich markup, titled tables.
 """
 
 from __future__ import annotations

@@ -1,4 +1,10 @@
-"""The ``cfalloc`` application: its commands, ``--version`` and ``schema``."""
+"""The ``cfalloc`` application: ``--version`` and its command groups, one module each.
+
+* :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``;
+* :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, built from the games' registry;
+* :mod:`allocator.cli.serve`: ``serve``, the web page;
+* :mod:`allocator.cli.schema`: ``schema``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,11 @@ from typing import Annotated
 import typer
 
 import allocator
-from allocator.cli.console import EXIT_CODES_HELP, OK, guarded, out, print_json
+from allocator.cli import crossfire
+from allocator.cli.console import EXIT_CODES_HELP, out
+from allocator.cli.resolve import resolve_app
+from allocator.cli.schema import schema
+from allocator.cli.serve import serve
 
 app = typer.Typer(
     help="Close-combat allocation for Crossfire building fights (and resolvers for other "
@@ -36,41 +46,10 @@ def main_options(
     """Close-combat allocation for Crossfire building fights."""
 
 
-@app.command()
-def schema(
-    name: Annotated[
-        str,
-        typer.Argument(
-            help="Which file format or answer: scenario, organisation, check-answer, ..."
-        ),
-    ] = "scenario",
-    list_formats: Annotated[bool, typer.Option("--list", help="List the formats.")] = False,
-) -> None:
-    """Print the JSON Schema of a file format or a JSON answer (scenario files by default)."""
-
-    def body() -> int:
-        from allocator.games import FORMATS, json_schema
-
-        if list_formats:
-            sys.stdout.write("\n".join(sorted(FORMATS)) + "\n")
-        else:
-            print_json(json_schema(name))
-        return OK
-
-    guarded(body)
-
-
-def _mount() -> None:
-    from allocator.games.crossfire.commands import register
-    from allocator.games.resolve_commands import app as resolve_app
-    from allocator.web.cli import serve
-
-    register(app)
-    app.add_typer(resolve_app, name="resolve", help="Odds and legality for other rule systems.")
-    app.command("serve")(serve)
-
-
-_mount()
+crossfire.register(app)
+app.command()(schema)
+app.add_typer(resolve_app(), name="resolve")
+app.command("serve")(serve)
 
 
 def run() -> None:

@@ -22,8 +22,8 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
+from allocator.cli.render import safe
 from allocator.core.errors import InputError, TimeLimitError
-from allocator.core.text import safe
 
 OK, RULES_BROKEN, BAD_INPUT, NO_ANSWER, INTERNAL = 0, 1, 2, 3, 4
 EXIT_CODES_HELP = (

@@ -1,14 +1,14 @@
-"""What every game's resolver shares: the result, the typed JSON answer, the interface, the files.
+"""What every game's resolver shares: the result, the interface, the base of its details, files.
 
 A resolver takes a validated engagement (a pydantic model of its system) and answers with a
 :class:`Resolution`: the exact probability of each outcome (a :class:`~fractions.Fraction`), the
 readable steps that produced it, the :class:`~allocator.core.violations.Violation` objects of any
-broken legality rule, and the system's own typed details. :meth:`Resolution.answer` turns it
-into the :class:`ResolveAnswer` that ``cfalloc resolve ... --json`` prints: every exact number
-written ``"p/q"`` beside its float.
+broken legality rule, and the system's own typed :class:`Details` (each game defines its own in
+its package). ``allocator.games.answer.resolve_answer`` turns it into the ``ResolveAnswer`` that
+``cfalloc resolve ... --json`` prints: every exact number written ``"p/q"`` beside its float.
 
->>> Resolution("x", {"win": Fraction(1, 3)}).answer().to_json()["outcomes"]
-{'win': {'value': 0.3333333333333333, 'exact': '1/3'}}
+>>> Resolution("x", {"win": Fraction(1, 3)}).distribution["win"]
+Fraction(1, 3)
 
 Input probabilities are :data:`Probability` fields, checked within [0, 1] before any arithmetic:
 
@@ -31,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
 
-from allocator.core.errors import InputError
-from allocator.core.exact import Exact, ExactValue
+from allocator.core.errors import InputError, InternalError
+from allocator.core.exact import Exact
 from allocator.core.library import shipped
 from allocator.core.reader import excerpt
 from allocator.core.validation import load_file
@@ -44,13 +44,13 @@ from allocator.core.violations import Violation
 
 EngagementT = TypeVar("EngagementT", bound=BaseModel, contravariant=True)
 ModelT = TypeVar("ModelT", bound=BaseModel)
+DetailsT = TypeVar("DetailsT", bound="Details")
 RowT = TypeVar("RowT")
 
 __all__ = [
-    "ExactValue",
+    "Details",
     "Probability",
     "Resolution",
-    "ResolveAnswer",
     "Resolver",
     "load_profile",
     "row_reached",
@@ -109,156 +109,18 @@ Probability = Annotated[
 """An input probability: an :data:`~allocator.core.exact.Exact` number checked within [0, 1]."""
 
 
-# --- the details of each system ---------------------------------------------------------------
-
-Side = Literal["active", "reactive"]
-Ties = Literal["cancel", "defender"]
-AssaultEnd = Literal[
-    "attacker_wiped_out",
-    "defender_wiped_out",
-    "attacker_broke",
-    "defender_broke",
-    "both_broke",
-    "undecided",
-]
-Predicate = Literal[
-    "in_command", "charisma_bonus", "squeezing_in", "front_attack", "formation", "indoor_spacing"
-]
+# --- the answer ---------------------------------------------------------------------------------
 
 
-class _Details(BaseModel):
+class Details(BaseModel):
+    """The base of every game's typed details: unknown keys refused, never changed once made.
+
+    Each game's details set ``system`` to a ``Literal`` of their command's name, which tells
+    them apart in ``ResolveAnswer.details`` (the union that :mod:`allocator.games.answer`
+    builds from the registry).
+    """
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RollSummary(_Details):
-    """One side's roll once the modifiers and the allies are counted."""
-
-    success_value: int
-    burst: int = Field(description="Dice rolled, ally bonus included (0: no roll).")
-    allies: list[str] = Field(default_factory=list, description="Allies adding +1 B each.")
-
-
-class SurvivingHits(_Details):
-    """The winner keeps this many criticals and successes (criticals included), with a chance."""
-
-    winner: Side
-    criticals: int
-    successes: int
-    chance: ExactValue
-
-
-class WoundCount(_Details):
-    wounds: int
-    exactly: ExactValue
-    at_least: ExactValue
-
-
-class Wounds(_Details):
-    """The wounds one side's trooper takes: the expectation and each count."""
-
-    target: Side
-    expected: ExactValue
-    counts: list[WoundCount]
-
-
-class InfinityDetails(_Details):
-    system: Literal["infinity"] = "infinity"
-    active: RollSummary
-    reactive: RollSummary
-    surviving_hits: list[SurvivingHits]
-    wounds: list[Wounds] = Field(description="Only for the sides whose weapon has a DAM.")
-
-
-class AllocationDetails(_Details):
-    system: Literal["infinity-allocate"] = "infinity-allocate"
-    target: str
-    contacts: dict[str, str] = Field(description="Each free trooper that moves -> the enemy.")
-    attacker: str
-    burst: int
-
-
-class RoundCasualties(_Details):
-    attacker_losses: int
-    defender_losses: int
-    chance: ExactValue
-
-
-class ChainEnd(_Details):
-    end: AssaultEnd
-    attacker_sps: int
-    defender_sps: int
-    chance: ExactValue
-
-
-class MatchedDiceDetails(_Details):
-    system: Literal["matched-dice"] = "matched-dice"
-    ties: Ties
-    attacker_sps: int
-    defender_sps: int
-    attacker_dice: int
-    defender_dice: int
-    casualties: list[RoundCasualties] = Field(description="Casualties of the first roll.")
-    rounds: int | None = Field(description="Rounds chained; none: one roll.")
-    ends: list[ChainEnd] = Field(description="How the chain of rounds ends (empty: one roll).")
-
-
-class PredicateAnswer(_Details):
-    """One yes-or-no question about a stand, an attack or a unit, and why."""
-
-    predicate: Predicate
-    subject: str
-    holds: bool
-    reason: str
-
-
-class BattlesystemDetails(_Details):
-    system: Literal["battlesystem"] = "battlesystem"
-    answers: list[PredicateAnswer]
-    profile_unverified: bool = Field(
-        description="The profile's command numbers are not checked against the rulebook."
-    )
-
-
-class PercentileDetails(_Details):
-    system: Literal["percentile"] = "percentile"
-    attacker: str
-    defender: str
-    example_tables: bool = Field(description="The chances use the shipped EXAMPLE tables.")
-    reach_in: float = Field(description="How far the infantry may assault from, in inches.")
-    eligible: bool
-    melee: ExactValue | None = Field(None, description="The chance that it comes to melee.")
-    expected_melee_turns: ExactValue | None = Field(
-        None, description="Turns of melee on average, once it comes to melee."
-    )
-
-
-AnyDetails = (
-    InfinityDetails
-    | AllocationDetails
-    | MatchedDiceDetails
-    | BattlesystemDetails
-    | PercentileDetails
-)
-ResolveDetails = Annotated[AnyDetails, Field(discriminator="system")]
-
-
-class ResolveAnswer(BaseModel):
-    """What ``cfalloc resolve SYSTEM ... --json`` prints."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    system: str
-    outcomes: dict[str, ExactValue] = Field(
-        description="Each outcome's exact probability (empty for legality-only systems)."
-    )
-    details: ResolveDetails | None = Field(description="The system's own results.")
-    violations: list[Violation]
-    steps: list[str] = Field(description="How the answer was worked out, in words.")
-
-    def to_json(self) -> dict[str, Any]:
-        """The answer as JSON-ready data."""
-        data: dict[str, Any] = self.model_dump(mode="json")
-        return data
 
 
 # --- the resolver interface -------------------------------------------------------------------
@@ -276,16 +138,19 @@ class Resolution:
     distribution: dict[str, Fraction]
     steps: list[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
-    details: AnyDetails | None = None
+    details: Details | None = None
 
-    def answer(self) -> ResolveAnswer:
-        return ResolveAnswer(
-            system=self.system,
-            outcomes={name: ExactValue.of(p) for name, p in self.distribution.items()},
-            details=self.details,
-            violations=self.violations,
-            steps=self.steps,
-        )
+    def details_of(self, kind: type[DetailsT]) -> DetailsT:
+        """The details, which the caller knows to be of ``kind`` (an InternalError if not).
+
+        >>> Resolution("x", {}).details_of(Details)
+        Traceback (most recent call last):
+        ...
+        allocator.core.errors.InternalError: x answered without its Details
+        """
+        if not isinstance(self.details, kind):
+            raise InternalError(f"{self.system} answered without its {kind.__name__}")
+        return self.details
 
 
 class Resolver(Protocol[EngagementT]):

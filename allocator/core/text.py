@@ -1,11 +1,11 @@
-"""Words and numbers for people: user text made safe for the terminal, percentages, lists.
+"""Words and numbers for people: plain user text, percentages, signed numbers, lists.
 
-Text from a file (titles, names, ids) may hold control characters, terminal escape sequences or
-rich markup. :func:`safe` strips the first two and escapes the third, so that it prints as
-written; every human-readable output passes user text through it.
+Text from a file (titles, names, ids) may hold control characters or terminal escape sequences:
+:func:`plain` strips them (the command line also escapes rich markup, in
+:func:`allocator.cli.render.safe`).
 
->>> safe("Farm\\x1b[31m [b]house[/b]")
-'Farm[31m \\\\[b]house\\\\[/b]'
+>>> plain("Farm\\x1b[31m house")
+'Farm[31m house'
 >>> percent(Fraction(13, 16)), percent(Fraction(1, 3)), percent(Fraction(1, 8), digits=2)
 ('81.3%', '33.3%', '12.50%')
 >>> listing(["d1", "d2", "h1"])
@@ -19,9 +19,6 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from rich.markup import escape
-from rich.table import Table
-
 from allocator.core.exact import fraction_text
 
 #: C0 and C1 control characters, and the invisible direction overrides (Trojan-source tricks).
@@ -32,11 +29,6 @@ _NEWLINES = re.compile("[\n\t]")
 def plain(text: object) -> str:
     """``text`` without control characters (newlines and tabs become spaces)."""
     return _UNSAFE.sub("", _NEWLINES.sub(" ", str(text)))
-
-
-def safe(text: object) -> str:
-    """``text`` ready to be interpolated into rich markup: no control characters, no markup."""
-    return escape(plain(text))
 
 
 def article(spoken: str) -> str:
@@ -85,16 +77,3 @@ def listing(items: Iterable[str], empty: str = "none") -> str:
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 squad``, ``2 squads``."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
-def titled_table(title: str, columns: Iterable[str], right: Iterable[str] = ()) -> Table:
-    """A rich table titled on the left, with these columns (those in ``right`` right-justified).
-
-    >>> [c.header for c in titled_table("Odds", ["combat", "p"], right=["p"]).columns]
-    ['combat', 'p']
-    """
-    table = Table(title=title, title_justify="left")
-    right = set(right)
-    for column in columns:
-        table.add_column(column, justify="right" if column in right else "left")
-    return table

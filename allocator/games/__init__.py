@@ -1,4 +1,4 @@
-"""The games cfalloc knows, each a package behind the same resolver interface.
+"""The games cfalloc knows, each a package behind the same interface, and their registry.
 
 * :mod:`~allocator.games.crossfire`: Crossfire close combat in a building (the checker, the
   exact odds, the game search and the whole fight);
@@ -7,8 +7,13 @@
 * :mod:`~allocator.games.battlesystem`: Battlesystem command in buildings;
 * :mod:`~allocator.games.percentile`: a percentile-dice close assault.
 
-:data:`SYSTEMS` registers every resolver by name (imported on first use, so the command line
-starts fast); :data:`FORMATS` every file format and answer with a committed JSON Schema.
+:data:`GAMES` is the registry: one line per game, naming the module whose ``GAME``
+(a :class:`~allocator.core.game.Game`) says what the game brings: its resolver, the typed details
+of its answers, its file formats and its ``cfalloc resolve`` commands. From it come
+:func:`get_resolver`, the ``ResolveAnswer`` union (:mod:`allocator.games.answer`), the formats
+with a committed JSON Schema (:func:`formats`) and the subcommands of ``cfalloc resolve``
+(:func:`resolve_commands`). Nothing is imported until it is asked for, so that the command line
+starts fast.
 
 >>> resolver = get_resolver("matched-dice")
 >>> engagement = resolver.engagement_model(attacker=3, defender=2, ties="defender")
@@ -24,68 +29,101 @@ from typing import TYPE_CHECKING, Any
 from allocator.core.errors import InputError
 from allocator.core.reader import excerpt
 
-if TYPE_CHECKING:  # the registry loads nothing until a resolver or a format is asked for
+if TYPE_CHECKING:  # the registry loads nothing until a game is asked for
     from pydantic import BaseModel
 
-    from allocator.core.resolution import Resolver
+    from allocator.core.game import Game, ResolveCommand
+    from allocator.core.resolution import Details, Resolver
 
-__all__ = ["FORMATS", "SYSTEMS", "format_model", "get_resolver"]
+__all__ = [
+    "GAMES",
+    "details_models",
+    "format_model",
+    "formats",
+    "game",
+    "games",
+    "get_resolver",
+    "json_schema",
+    "resolve_commands",
+]
 
-#: Each system's resolver class, as "module:Class".
-SYSTEMS: dict[str, str] = {
-    "crossfire": "allocator.games.crossfire.resolver:CrossfireResolver",
-    "infinity": "allocator.games.infinity.rolls:InfinityResolver",
-    "matched-dice": "allocator.games.matched_dice.assault:MatchedDiceResolver",
-    "battlesystem": "allocator.games.battlesystem.plan:BattlesystemResolver",
-    "percentile": "allocator.games.percentile.procedure:PercentileResolver",
+#: Every game: its name -> the module whose ``GAME`` describes it.
+GAMES: dict[str, str] = {
+    "crossfire": "allocator.games.crossfire.game",
+    "infinity": "allocator.games.infinity.game",
+    "matched-dice": "allocator.games.matched_dice.game",
+    "battlesystem": "allocator.games.battlesystem.game",
+    "percentile": "allocator.games.percentile.game",
 }
 
-#: Every file format and JSON answer, as "module:Class"; its schema is committed in
-#: ``models/schema/<name>.schema.json``.
-FORMATS: dict[str, str] = {
-    "scenario": "allocator.games.crossfire.schema:Scenario",
-    "organisation": "allocator.games.crossfire.schema:Organisation",
-    "crossfire-profile": "allocator.games.crossfire.profile:Ruleset",
-    "check-answer": "allocator.games.crossfire.answers:CheckAnswer",
-    "solve-answer": "allocator.games.crossfire.answers:SolveAnswer",
-    "explain-answer": "allocator.games.crossfire.answers:ExplainAnswer",
-    "simulate-answer": "allocator.games.crossfire.answers:SimulateAnswer",
-    "trials-answer": "allocator.games.crossfire.answers:TrialsAnswer",
-    "infinity-engagement": "allocator.games.infinity.rolls:InfinityEngagement",
-    "infinity-allocation": "allocator.games.infinity.allocate:AllocationProblem",
-    "infinity-profile": "allocator.games.infinity.rolls:InfinityProfile",
-    "matched-dice-engagement": "allocator.games.matched_dice.assault:MatchedDiceEngagement",
-    "matched-dice-profile": "allocator.games.matched_dice.assault:MatchedDiceProfile",
-    "battlesystem-plan": "allocator.games.battlesystem.plan:BattlesystemPlan",
-    "battlesystem-profile": "allocator.games.battlesystem.plan:BattlesystemProfile",
-    "percentile-engagement": "allocator.games.percentile.procedure:PercentileEngagement",
-    "percentile-tables": "allocator.games.percentile.procedure:PercentileTables",
-    "resolve-answer": "allocator.core.resolution:ResolveAnswer",
-}
+#: The registry's own answer, with a committed schema beside the games' formats.
+ANSWER_FORMAT = {"resolve-answer": "allocator.games.answer:ResolveAnswer"}
 
 
-def _load(reference: str) -> Any:
+def load_reference(reference: str) -> Any:
+    """The object a ``"module:Name"`` reference names, importing its module.
+
+    >>> load_reference("allocator.games:GAMES") is GAMES
+    True
+    """
     module, name = reference.split(":")
     return getattr(import_module(module), name)
 
 
+def game(name: str) -> Game:
+    """The game registered under ``name``.
+
+    >>> game("percentile").commands[0].example
+    'pillbox'
+    """
+    if name not in GAMES:
+        raise InputError(f"no resolver {excerpt(name)}; known: {', '.join(sorted(GAMES))}")
+    found: Game = load_reference(f"{GAMES[name]}:GAME")
+    return found
+
+
+def games() -> list[Game]:
+    """Every registered game, in the registry's order."""
+    return [game(name) for name in GAMES]
+
+
 def get_resolver(name: str) -> Resolver[Any]:
-    """The resolver registered under ``name``.
+    """The resolver of the game registered under ``name``.
 
     >>> get_resolver("infinity").name
     'infinity'
     """
-    if name not in SYSTEMS:
-        raise InputError(f"no resolver {excerpt(name)}; known: {', '.join(sorted(SYSTEMS))}")
-    resolver: Resolver[Any] = _load(SYSTEMS[name])()
+    resolver: Resolver[Any] = load_reference(game(name).resolver)()
     return resolver
+
+
+def resolve_commands() -> dict[str, ResolveCommand]:
+    """Every ``cfalloc resolve`` command of every game, by name.
+
+    >>> list(resolve_commands())
+    ['infinity', 'infinity-allocate', 'matched-dice', 'battlesystem', 'percentile']
+    """
+    return {command.name: command for each in games() for command in each.commands}
+
+
+def details_models() -> tuple[type[Details], ...]:
+    """The typed details of every game's answers, in the registry's order."""
+    return tuple(model for each in games() for model in each.details)
+
+
+def formats() -> dict[str, str]:
+    """Every file format and JSON answer, as "module:Class"; its schema is committed in
+    ``models/schema/<name>.schema.json``."""
+    found = {name: model for each in games() for name, model in each.formats.items()}
+    return {**found, **ANSWER_FORMAT}
 
 
 def format_model(name: str) -> type[BaseModel]:
     """The pydantic class of one file format or answer."""
-    if name not in FORMATS:
-        raise InputError(f"no file format {excerpt(name)} (known: {', '.join(sorted(FORMATS))})")
-    model: type[BaseModel] = _load(FORMATS[name])
+    known = formats()
+    if name not in known:
+        raise InputError(f"no file format {excerpt(name)} (known: {', '.join(sorted(known))})")
+    model: type[BaseModel] = load_reference(known[name])
     return model
 
 

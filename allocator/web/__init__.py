@@ -6,8 +6,9 @@
 - :mod:`~allocator.web.guards`: the Host, cross-site and body checks every request passes;
 - :mod:`~allocator.web.errors`: the one error form of every refusal;
 - :mod:`~allocator.web.server`: the socket and uvicorn's settings against slow clients;
-- :mod:`~allocator.web.settings` and :mod:`~allocator.web.cli` (``cfalloc serve``).
+- :mod:`~allocator.web.settings`: the server's settings (``cfalloc serve``, in
+  :mod:`allocator.cli.serve`, builds them from its options).
 
-Nothing here imports FastAPI at package import time, so that ``allocator.web.cli.serve`` can say
-clearly when the extra is missing.
+Nothing here imports FastAPI at package import time, so that ``cfalloc serve`` can say clearly
+when the extra is missing.
 """

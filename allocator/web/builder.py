@@ -10,8 +10,9 @@ file does.
 >>> from fastapi.testclient import TestClient
 >>> from allocator.web.app import create_app
 >>> client = TestClient(create_app(), base_url="http://127.0.0.1")
->>> client.get("/api/organisations").json()["nations"][0]["nation"]
-'Germany'
+>>> first = client.get("/api/organisations").json()["nations"][0]
+>>> first["nation"], first["organisations"][0]["name"], first["organisations"][0]["title"]
+('Britain', 'british-rifle-company-1944', 'British rifle company, 1944')
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ class Terms(BaseModel):
 
 class OrganisationEntry(BaseModel):
     name: str = Field(description="The name a scenario gives as `organisation:`.")
+    title: str = Field(description='Its display name, e.g. "German rifle company, 1944".')
     description: str
     stands: int
 
@@ -263,7 +265,7 @@ def stand_entry(side: SideName | None, stand: Stand) -> StandEntry:
     rating = "" if stand.rating is None else f", rating +{stand.rating}"
     words = f"{TYPE_LABELS[stand.type]} {stand.id} ({ROLE_LABELS[role]}), unit {stand.unit}{rating}"
     return StandEntry(
-        **stand.model_dump(exclude={"position", "near"}),
+        **stand.model_dump(exclude={"position", "near", "name", "label"}),
         position=stand.position,
         near=list(stand.near),
         role=role,
@@ -323,7 +325,10 @@ def library() -> Library:
                 nation=key,
                 organisations=[
                     OrganisationEntry(
-                        name=org.name, description=org.description.strip(), stands=len(org.stands)
+                        name=org.name,
+                        title=org.title,
+                        description=org.description.strip(),
+                        stands=len(org.stands),
                     )
                     for org in group
                 ],

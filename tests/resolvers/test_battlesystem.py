@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from allocator.core.library import folder
-from allocator.core.resolution import BattlesystemDetails
 from allocator.core.validation import load_file
+from allocator.games.battlesystem.details import BattlesystemDetails
 from allocator.games.battlesystem.plan import (
     BattlesystemPlan,
     BattlesystemResolver,

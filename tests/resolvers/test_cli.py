@@ -11,8 +11,11 @@ from typer.testing import CliRunner
 
 from allocator.cli.app import app
 from allocator.core.library import folder, names
-from allocator.core.resolution import ResolveAnswer
-from allocator.games.resolve_commands import DEFAULT_EXAMPLES
+from allocator.games import resolve_commands
+from allocator.games.answer import ResolveAnswer
+
+#: The example ``--example`` prints for each command.
+DEFAULT_EXAMPLES = {name: command.example for name, command in resolve_commands().items()}
 
 EXAMPLES = folder("scenarios")
 runner = CliRunner()
@@ -57,7 +60,7 @@ def test_infinity_json_answer():
 
 
 def test_infinity_file_with_melee():
-    answer = run_json("infinity", "--file", example("infinity", "melee"))
+    answer = run_json("infinity", example("infinity", "melee"))
     details = answer["details"]
     assert (details["active"]["burst"], details["reactive"]["burst"]) == (2, 1)
     assert details["active"]["allies"] == ["fusilier-1"]
@@ -87,7 +90,7 @@ def test_matched_dice_rounds_give_the_ends_of_the_chain():
 
 
 def test_matched_dice_file_reports_violations():
-    answer = run_json("matched-dice", "--file", example("matched-dice", "assault-grid"))
+    answer = run_json("matched-dice", example("matched-dice", "assault-grid"))
     assert [v["rule"] for v in answer["violations"]] == ["MD-command", "MD-orthogonal"]
 
 
@@ -114,7 +117,7 @@ def test_allocate_json_answer():
 
 
 def test_json_is_byte_identical_run_to_run():
-    args = ("matched-dice", "--file", example("matched-dice", "veteran-chain"), "--json")
+    args = ("matched-dice", example("matched-dice", "veteran-chain"), "--json")
     assert resolve(*args).stdout == resolve(*args).stdout
 
 
@@ -149,9 +152,9 @@ def test_readable_percentile_says_the_tables_are_the_example():
         ["percentile", example("percentile", "pillbox")],
         ["percentile", example("percentile", "tank")],
         ["infinity-allocate", example("infinity-allocate", "sniper")],
-        ["infinity", "--file", example("infinity", "face-to-face")],
+        ["infinity", example("infinity", "face-to-face")],
         ["infinity", "--active", "14+3/3", "--reactive", "13/1", "--active-damage", "13"],
-        ["matched-dice", "--file", example("matched-dice", "veteran-chain")],
+        ["matched-dice", example("matched-dice", "veteran-chain")],
     ],
 )
 def test_every_command_reads_well_and_as_json(args):
@@ -174,8 +177,7 @@ def test_every_command_prints_its_example(command, tmp_path):
     assert printed.stdout == shipped
     edited = tmp_path / "mine.yaml"
     edited.write_text(printed.stdout, encoding="utf-8")
-    as_file = ["--file", edited] if command in ("infinity", "matched-dice") else [edited]
-    assert resolve(command, *as_file).exit_code == 0
+    assert resolve(command, edited).exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -185,8 +187,7 @@ def test_every_shipped_example_runs(command, name):
     assert resolve(command, "--example-name", name).stdout == example(command, name).read_text(
         encoding="utf-8"
     )
-    as_file = ["--file"] if command in ("infinity", "matched-dice") else []
-    answer = run_json(command, *as_file, example(command, name))
+    answer = run_json(command, example(command, name))
     assert answer["system"] == command
 
 
@@ -212,11 +213,16 @@ def test_unknown_example_is_one_line_and_exit_2(name):
         (["infinity", "--active", "12/x"], "--active: '12/x' is not SV/B"),
         (["infinity", "--active", "9" * 5000 + "/1"], "is not SV/B"),
         (["infinity", "--active", "45/1"], "active: SV 45 is outside -12..40"),
-        (["infinity"], "give either --active"),
+        (["infinity"], "give the engagement file or --active"),
+        (["infinity", "--reactive", "12/1"], "give the engagement file or --active"),
+        (["infinity", example("infinity", "melee"), "--active", "12/1"], "not both"),
         (["infinity-allocate"], "give the allocation file"),
         (["battlesystem"], "give the building plan"),
         (["percentile"], "give the assault file"),
         (["matched-dice", "--defender", "2"], "exactly one of attacker"),
+        (["matched-dice"], "give the assault file or --attacker and --defender"),
+        (["percentile", "--run"], "--run runs a shipped example"),
+        (["percentile", example("percentile", "tank"), "--example", "--run"], "not both"),
         (["matched-dice", "--attacker", "2", "--defender", "2", "--ties", "odd"], "ties"),
         (["matched-dice", "--attacker", "90", "--defender", "2"], "attacker"),
         (["battlesystem", "no-such-plan.yaml"], "no such file"),

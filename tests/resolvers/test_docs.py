@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from allocator.cli.app import app
 from allocator.core.library import names
-from allocator.games.resolve_commands import DEFAULT_EXAMPLES
+from allocator.games import resolve_commands
 
+DEFAULT_EXAMPLES = {name: command.example for name, command in resolve_commands().items()}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "resolvers.md"
 TEXT = DOC.read_text(encoding="utf-8")
 runner = CliRunner()

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from allocator.core.errors import InputError
-from allocator.core.resolution import InfinityDetails
 from allocator.core.validation import validate
 from allocator.games.infinity.allocate import (
     AllocationProblem,
@@ -21,6 +20,7 @@ from allocator.games.infinity.allocate import (
     allocate,
     wound_chance,
 )
+from allocator.games.infinity.details import InfinityDetails
 from allocator.games.infinity.rolls import (
     CRITICAL,
     InfinityEngagement,
@@ -189,8 +189,9 @@ def test_a_side_without_damage_gets_no_wounds_and_burst_zero_is_a_normal_roll():
 def test_profile_numbers_are_bounded_and_complete():
     shipped = default_profile().model_dump()
     for change, place in (
-        ({"ammunition": {"N": 1, "DA": 2}}, "ammunition.EXP"),
-        ({"ammunition": {"N": 10**6, "DA": 2, "EXP": 3}}, "ammunition.N"),
+        ({"ammunition": {"DA": 2}}, "ammunition needs N"),
+        ({"ammunition": {"N": 1, "DA": 2}}, "immunity total names unknown ammunition"),
+        ({"ammunition": {**shipped["ammunition"], "N": 10**6}}, "ammunition.N"),
         ({"success_value_range": [40, -12]}, "upside down"),
         ({"max_burst": 10**6}, "max_burst"),
         ({"contact_limits": [{"min_base_mm": 0, "max_models": 10**6, "rule": "X"}]}, "max_models"),

@@ -10,22 +10,24 @@ import yaml
 from allocator.core.errors import InputError
 from allocator.core.library import folder
 from allocator.core.reader import read_file
-from allocator.core.resolution import Resolution, ResolveAnswer
+from allocator.core.resolution import Resolution
 from allocator.core.validation import validate
 from allocator.core.violations import Violation
-from allocator.games import SYSTEMS, get_resolver
+from allocator.games import GAMES, game, get_resolver, resolve_commands
+from allocator.games.answer import ResolveAnswer, resolve_answer
 from allocator.games.infinity.rolls import InfinityEngagement
 
 
 def test_every_system_is_registered_by_name():
-    assert sorted(SYSTEMS) == [
+    assert sorted(GAMES) == [
         "battlesystem",
         "crossfire",
         "infinity",
         "matched-dice",
         "percentile",
     ]
-    assert all(get_resolver(name).name == name for name in SYSTEMS)
+    assert all(game(name).name == name for name in GAMES)
+    assert all(get_resolver(name).name == name for name in GAMES)
 
 
 def test_unknown_system_is_input_error():
@@ -36,7 +38,7 @@ def test_unknown_system_is_input_error():
 def test_the_answer_has_exact_fractions_beside_floats():
     violation = Violation(rule="X", step=0, message="m", stands=["a"])
     resolution = Resolution("s", {"win": Fraction(2, 3), "sure": Fraction(1)}, ["one"], [violation])
-    assert resolution.answer().to_json() == {
+    assert resolve_answer(resolution).to_json() == {
         "system": "s",
         "outcomes": {
             "win": {"value": 2 / 3, "exact": "2/3"},
@@ -51,11 +53,10 @@ def test_the_answer_has_exact_fractions_beside_floats():
 @pytest.mark.parametrize("name", ["infinity", "matched-dice", "battlesystem", "percentile"])
 def test_every_system_answers_with_its_typed_details(name):
     from allocator.core.validation import load_file
-    from allocator.games.resolve_commands import DEFAULT_EXAMPLES
 
     resolver = get_resolver(name)
-    path = folder("scenarios") / name / f"{DEFAULT_EXAMPLES[name]}.yaml"
-    answer = resolver.resolve(load_file(resolver.engagement_model, path)).answer()
+    path = folder("scenarios") / name / f"{resolve_commands()[name].example}.yaml"
+    answer = resolve_answer(resolver.resolve(load_file(resolver.engagement_model, path)))
     assert answer.details is not None and answer.details.system == name
     assert ResolveAnswer.model_validate(answer.to_json()) == answer
 
@@ -64,7 +65,7 @@ def test_crossfire_answers_through_the_same_interface():
     resolver = get_resolver("crossfire")
     path = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
     scenario = resolver.engagement_model.model_validate(read_file(path))
-    answer = resolver.resolve(scenario).answer().to_json()
+    answer = resolve_answer(resolver.resolve(scenario)).to_json()
     assert answer["system"] == "crossfire" and answer["details"] is None
     assert answer["outcomes"]["attacker wins every combat"]["exact"] == "65/88"
 

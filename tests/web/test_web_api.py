@@ -18,7 +18,6 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 import allocator.web.app
-import allocator.web.cli
 import allocator.web.errors
 import allocator.web.guards
 import allocator.web.server
@@ -417,7 +416,6 @@ def test_settings_write_allowed_names_as_host_headers_do() -> None:
     "module",
     [
         allocator.web.app,
-        allocator.web.cli,
         allocator.web.errors,
         allocator.web.guards,
         allocator.web.server,

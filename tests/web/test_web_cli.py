@@ -14,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from allocator.web import cli as web_cli
+from allocator.cli import serve as web_cli
 
 #: Longest a test waits for the server (a guard against hanging, not a speed goal).
 PATIENCE = 60

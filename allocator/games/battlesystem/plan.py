@@ -26,16 +26,10 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import (
-    BattlesystemDetails,
-    Predicate,
-    PredicateAnswer,
-    Resolution,
-    load_profile,
-    row_reached,
-)
+from allocator.core.resolution import Resolution, load_profile, row_reached
 from allocator.core.text import listing, plural
 from allocator.core.violations import Violation
+from allocator.games.battlesystem.details import BattlesystemDetails, Predicate, PredicateAnswer
 
 OUTSIDE = "outside"
 Inches = Annotated[float, Field(ge=-10_000, le=10_000)]

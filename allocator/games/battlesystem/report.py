@@ -1,17 +1,17 @@
-"""A readable report of the Battlesystem answers: one row per question, and the profile's status.
+"""The readable answer of the Battlesystem resolver: one row per question, the profile's status.
 
->>> from allocator.core.resolution import BattlesystemDetails
+Plain data (:mod:`allocator.core.report`): the command line draws it.
+
+>>> from allocator.games.battlesystem.details import BattlesystemDetails
 >>> print(unverified_sentence(BattlesystemDetails(answers=[], profile_unverified=True)))
 The command diameters and charisma bonuses in use are not verified ...
 """
 
 from __future__ import annotations
 
-from rich.console import RenderableType
-
-from allocator.core.resolution import BattlesystemDetails
-from allocator.core.text import safe, titled_table
-from allocator.games.battlesystem.plan import PREDICATE_WORDS
+from allocator.core.report import Note, Part, Report, Table
+from allocator.core.resolution import Resolution
+from allocator.games.battlesystem.details import BattlesystemDetails
 
 
 def unverified_sentence(details: BattlesystemDetails) -> str | None:
@@ -24,15 +24,18 @@ def unverified_sentence(details: BattlesystemDetails) -> str | None:
     )
 
 
-def battlesystem_report(details: BattlesystemDetails) -> list[RenderableType]:
+def report(resolution: Resolution) -> Report:
     """Every question about every stand, attack and unit, with its answer and why."""
-    table = titled_table("Questions about the plan", ("stand or unit", "question", "answer", "why"))
-    for answer in details.answers:
-        table.add_row(
-            safe(answer.subject),
-            PREDICATE_WORDS[answer.predicate],
-            "[green]yes[/]" if answer.holds else "[red]no[/]",
-            safe(answer.reason),
-        )
+    from allocator.games.battlesystem.plan import PREDICATE_WORDS
+
+    details = resolution.details_of(BattlesystemDetails)
+    rows = [
+        (answer.subject, PREDICATE_WORDS[answer.predicate], answer.holds, answer.reason)
+        for answer in details.answers
+    ]
+    columns = ("stand or unit", "question", "answer", "why")
+    parts: list[Part] = [Table("Questions about the plan", columns, rows)]
     note = unverified_sentence(details)
-    return [table, f"[yellow]Note:[/] {note}"] if note else [table]
+    if note:
+        parts.append(Note(note))
+    return Report("Battlesystem: command and fighting in buildings", parts=parts)

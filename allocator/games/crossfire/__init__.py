@@ -4,6 +4,6 @@ Data flows one way: a scenario file is validated (:mod:`.schema`) and resolved i
 with its organisation graphs (:mod:`.battle`, :mod:`.orgs`, :mod:`.profile`); the rules
 (:mod:`.rules`, one module per family) check it and build the CP-SAT model (:mod:`.model`);
 the odds (:mod:`.odds`, :mod:`.cp_odds`) and the search (:mod:`.search`) find the best lines;
-:mod:`.service` answers the commands (:mod:`.commands`) and the web page with the typed answers
-of :mod:`.answers`, in the words of :mod:`.words` and the reports of :mod:`.report`.
+:mod:`.service` answers the command line (:mod:`allocator.cli.crossfire`) and the web page with
+the typed answers of :mod:`.answers`, in the words of :mod:`.words`.
 """

@@ -12,6 +12,19 @@ references, forces over the limits.
 ... })
 >>> b.role("d1"), b.side_of("a1")
 (<Role.squad: 'squad'>, 'attacker')
+
+A stand's readable name and counter label come from its file (a shipped organisation gives them
+for every stand), else its id:
+
+>>> b = battle_from_data({
+...     "defender": {"organisation": "german-rifle-company", "present": ["de-1plt-sq2"]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}],
+...                  "stands": [{"id": "a1", "type": "rifle", "unit": "q"}]},
+... })
+>>> b.stand_name("de-1plt-sq2"), b.stand_label("de-1plt-sq2"), b.stand_label("a1")
+('1st Platoon, 2nd Squad', '1/2 Sqd', 'a1')
+>>> b.defender.title, b.defender.unit_name("1plt"), b.attacker.unit_name("q")
+('German rifle company, 1944', '1st Platoon (1. Zug)', 'q')
 """
 
 from __future__ import annotations
@@ -28,6 +41,7 @@ from allocator.core.errors import InputError
 from allocator.core.library import shipped
 from allocator.core.limits import Limits, default_limits
 from allocator.core.reader import read_file
+from allocator.core.text import plain
 from allocator.core.validation import validate
 from allocator.games.crossfire.orgs import OrgGraph
 from allocator.games.crossfire.profile import Ruleset, load_ruleset
@@ -83,12 +97,32 @@ def load_organisation(name: str) -> Organisation:
 
 @dataclass
 class SideForce:
-    """One side's stands (in file order) and its organisation graph."""
+    """One side's stands (in file order) and its organisation graph.
+
+    ``title`` is the display name of the organisation the side takes its stands from, if any.
+    """
 
     name: SideName
     stands: dict[str, Stand]
     units: list[Unit]
     org: OrgGraph
+    title: str | None = None
+    _unit_names: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        named: dict[str, str] = {}
+        todo = list(self.units)
+        while todo:
+            unit = todo.pop()
+            if unit.name is not None:
+                named[unit.id] = unit.name
+            todo.extend(unit.units)
+        self._unit_names = named
+
+    def unit_name(self, unit_id: str) -> str:
+        """The unit's readable name (its id where the file gives none), without control
+        characters."""
+        return plain(self._unit_names.get(unit_id, unit_id))
 
     def ids(self, role: Role | None = None) -> list[str]:
         return [i for i, s in self.stands.items() if role is None or ROLES[s.type] == role]
@@ -99,7 +133,11 @@ class SideForce:
         return replace(self, stands={i: s for i, s in self.stands.items() if i in keep})
 
 
-def _expand_force(force: Force, side: SideName, file: str | None) -> tuple[list[Unit], list[Stand]]:
+def _expand_force(
+    force: Force, side: SideName, file: str | None
+) -> tuple[Organisation | None, list[Unit], list[Stand]]:
+    """The force's organisation (if it names one), its units and its stands, the
+    organisation's first (each with the fields ``present`` changes)."""
     units, stands = list(force.units), list(force.stands)
     if force.organisation is None:
         if force.present:
@@ -108,7 +146,7 @@ def _expand_force(force: Force, side: SideName, file: str | None) -> tuple[list[
                 file=file,
                 place=f"{side}.present",
             )
-        return units, stands
+        return None, units, stands
     try:
         org = load_organisation(force.organisation)
     except InputError as exc:
@@ -126,7 +164,7 @@ def _expand_force(force: Force, side: SideName, file: str | None) -> tuple[list[
             )
         changes = override.model_dump(exclude={"id"}, exclude_none=True)
         chosen.append(by_id[override.id].model_copy(update=changes))
-    return list(org.units) + units, chosen + stands
+    return org, list(org.units) + units, chosen + stands
 
 
 def _check_units(units: list[Unit], side: SideName, file: str | None) -> None:
@@ -181,6 +219,15 @@ class Battle:
 
     def role(self, stand_id: str) -> Role:
         return ROLES[self.stand(stand_id).type]
+
+    def stand_name(self, stand_id: str) -> str:
+        """The stand's readable name ("1st Platoon, 2nd Squad"), or its id where the file gives
+        none; without control characters (rich markup is the printer's to escape)."""
+        return plain(self.stand(stand_id).name or stand_id)
+
+    def stand_label(self, stand_id: str) -> str:
+        """The stand's short counter label ("1/2 Sqd"), or its id where the file gives none."""
+        return plain(self.stand(stand_id).label or stand_id)
 
     def is_commander(self, stand_id: str) -> bool:
         return self.stand(stand_id).type in COMMANDERS
@@ -300,7 +347,7 @@ def _side_force(
     scenario: Scenario, side: SideName, seen: dict[str, str], file: str | None, limits: Limits
 ) -> SideForce:
     force: Force = getattr(scenario, side)
-    units, stands = _expand_force(force, side, file)
+    organisation, units, stands = _expand_force(force, side, file)
     if len(stands) > limits.max_stands_per_side:
         raise limits.refuse(
             "max_stands_per_side", f"the {side} has {len(stands)} stands", file=file, place=side
@@ -326,7 +373,8 @@ def _side_force(
         by_id[stand.id] = stand
     if not by_id:
         raise InputError(f"the {side} has no stands in this fight", file=file, place=side)
-    return SideForce(side, by_id, units, org)
+    title = None if organisation is None else organisation.title
+    return SideForce(side, by_id, units, org, title)
 
 
 def battle_from_scenario(

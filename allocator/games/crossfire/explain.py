@@ -20,6 +20,7 @@ from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.check import is_complete
+from allocator.games.crossfire.fight import fight_answer
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
 from allocator.games.crossfire.rules.attack import attack_view
@@ -125,7 +126,6 @@ def explain_optimal(
     searches."""
     from allocator.core.budget import Budget
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, SolveOutcome, solve
-    from allocator.games.crossfire.service import fight_answer
     from allocator.games.crossfire.words import fight_sentence, why
 
     budget = Budget(time_limit or DEFAULT_TIME_LIMIT)

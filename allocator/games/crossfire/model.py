@@ -3,8 +3,10 @@
 Combats are *slots*; ``x[s, c]`` puts defending stand ``s`` in slot ``c`` (steps 1-3),
 ``y[a, c]`` sends attacking stand ``a`` against it (steps 4-5) and ``z[s, c]`` moves a stand of
 an unopposed combat into it (step 6). Each family of :mod:`allocator.games.crossfire.rules`
-creates its variables and adds its constraints; a model can leave a family's constraints out
-(``families=``), so that each family's constraints can be tested on their own. OR-Tools is
+creates its variables and adds its constraints on the
+:class:`~allocator.games.crossfire.rules.base.SharedModel` this model is; a model can leave a
+family's constraints out (``families=``), so that each family's constraints can be tested on
+their own. OR-Tools is
 imported only by this module and its users, which are themselves imported lazily.
 
 >>> from allocator.games.crossfire.battle import battle_from_data
@@ -28,13 +30,15 @@ from typing import Any
 
 from allocator.core.budget import Budget
 from allocator.core.cpsat import cp_model
-from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules import FAMILIES
 from allocator.games.crossfire.rules.base import (
     ATTACK,
     GROUPING,
     REALLOCATION,
     Family,
+    Literal,
+    SharedModel,
     combat_names,
 )
 from allocator.games.crossfire.schema import Allocation
@@ -76,33 +80,12 @@ class SlotNames:
         return self.names.index(name) if name in self.names else None
 
 
-Literal = Any  # a CP-SAT literal or linear expression (OR-Tools has no public type for them)
-
-
-class RulesModel:
+class RulesModel(SharedModel):
     """The legal allocations of a battle up to ``depth``, over ``slots`` combat slots.
 
     ``families`` (default: all) are the families whose constraints are added; the variables of
     every family up to ``depth`` are always created. ``budget`` bounds the time spent building.
     """
-
-    x: dict[tuple[str, int], Literal]
-    used: dict[int, Literal]
-    has_squad: dict[int, Literal]
-    has_weapon: dict[int, Literal]
-    head: dict[tuple[str, int], Literal]
-    has_commander: dict[int, Literal]
-    commander_head: dict[int, Literal]
-    y: dict[tuple[str, int], Literal]
-    covered: dict[int, Literal]
-    opposed: dict[int, Literal]
-    fewer: Literal
-    acting: dict[tuple[str, int], Literal]
-    z: dict[tuple[str, int], Literal]
-    stay: dict[tuple[str, int], Literal]
-    leave: dict[tuple[str, int], Literal]
-    moves: dict[str, Literal]
-    final: dict[tuple[str, int], Literal]
 
     def __init__(
         self,
@@ -112,18 +95,7 @@ class RulesModel:
         families: Iterable[Family] | None = None,
         budget: Budget | None = None,
     ):
-        self.battle = battle
-        self.depth = depth
-        self.budget = budget
-        self.model = cp_model.CpModel()
-        self.defenders = battle.defender.ids()
-        self.all_attackers = battle.attacker.ids()
-        self.attackers = [
-            a for a in self.all_attackers if battle.role(a) in (Role.squad, Role.leader)
-        ]
-        self.slots = list(range(slots if slots is not None else len(self.defenders)))
-        self.of_role = {role: battle.defender.ids(role) for role in Role}
-        self.commanders = [s for s in self.of_role[Role.leader] if battle.is_commander(s)]
+        super().__init__(battle, cp_model.CpModel(), depth, slots, budget)
         reached = [family for family in FAMILIES if depth >= family.DEPTH]
         chosen = set(map(id, families)) if families is not None else None
         for family in reached:
@@ -133,38 +105,6 @@ class RulesModel:
             if chosen is None or id(family) in chosen:
                 family.constrain(self)
             self.tick()
-
-    # --- helpers for the families ---------------------------------------------------------
-
-    def tick(self) -> None:
-        """Keep building within the budget: the families call this in their long loops."""
-        if self.budget is not None:
-            self.budget.check("the rules model")
-
-    def new_bool(self, name: str) -> Literal:
-        self.tick()  # every family makes its variables here: a large model stops in time
-        return self.model.NewBoolVar(name)
-
-    def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:
-        if not literals:
-            return self.model.NewConstant(0)
-        flag = self.new_bool(name)
-        self.model.AddBoolOr(literals).OnlyEnforceIf(flag)
-        for lit in literals:
-            self.model.AddImplication(lit, flag)
-        return flag
-
-    def reify_and(self, literals: Sequence[Literal], name: str) -> Literal:
-        flag = self.new_bool(name)
-        self.model.AddBoolAnd(literals).OnlyEnforceIf(flag)
-        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(flag.Not())
-        return flag
-
-    def reify_at_least(self, expr: Literal, bound: int, name: str) -> Literal:
-        flag = self.new_bool(name)
-        self.model.Add(expr >= bound).OnlyEnforceIf(flag)
-        self.model.Add(expr < bound).OnlyEnforceIf(flag.Not())
-        return flag
 
     # --- fixing, distances, reading ---------------------------------------------------------
 

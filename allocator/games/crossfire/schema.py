@@ -18,7 +18,14 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 from pydantic import Strict as PydanticStrict
 
 from allocator.core.exact import Exact
@@ -27,6 +34,21 @@ from allocator.games.crossfire.objectives import Objective
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
 Text = Annotated[str, StringConstraints(max_length=5000)]
+
+#: The most characters of a stand's label: what a counter shows on one line without wrapping.
+LABEL_LENGTH = 8
+
+
+def _one_line(value: str) -> str:
+    if not value.isprintable():
+        raise ValueError("a label is one line of printable characters: no tab, newline or control")
+    return value
+
+
+#: A stand's short label on its counter ("1/2 Sqd"): one line of at most LABEL_LENGTH characters.
+Label = Annotated[
+    str, StringConstraints(min_length=1, max_length=LABEL_LENGTH), AfterValidator(_one_line)
+]
 
 
 def _not_true_or_false(value: object) -> object:
@@ -89,7 +111,9 @@ class Unit(Strict):
 
     id: Id
     kind: UnitKind
-    name: Name | None = None
+    name: Name | None = Field(
+        default=None, description='The unit\'s readable name, e.g. "1st Platoon" (default: its id).'
+    )
     units: list[Unit] = Field(default_factory=list, description="The units under this one.")
 
 
@@ -105,6 +129,15 @@ class Stand(Strict):
     type: StandType
     unit: Id = Field(
         description="The unit the stand belongs to; a leader's is the unit he commands."
+    )
+    name: Name | None = Field(
+        default=None,
+        description='The stand\'s readable name, e.g. "1st Platoon, 2nd Squad" (default: its id).',
+    )
+    label: Label | None = Field(
+        default=None,
+        description=f"A short label for its counter, at most {LABEL_LENGTH} characters on one "
+        'line, e.g. "1/2 Sqd" (default: its id).',
     )
     rating: Whole | None = Field(
         default=None,
@@ -130,6 +163,8 @@ class PresentStand(Strict):
     """A stand taken from an organisation file, with the fields that differ at this table."""
 
     id: Id
+    name: Name | None = None
+    label: Label | None = None
     rating: Whole | None = Field(default=None, ge=RATINGS[0], le=RATINGS[1])
     quality: Quality | None = None
     suppressed: YesNo | None = None
@@ -239,8 +274,21 @@ SideName = Literal["defender", "attacker"]
 class Organisation(Strict):
     """An entry of the organisation library (models/orgs/): a unit tree with all its stands."""
 
-    name: Name
+    name: Name = Field(description="The name a scenario gives as `organisation:` (the file's).")
+    title: Name = Field(
+        description='The organisation\'s display name, e.g. "German rifle company, 1944".'
+    )
     description: Text = ""
     nation: Name | None = None
+    sources: list[Text] = Field(
+        min_length=1,
+        description="Where its structure comes from: the tables of organisation it follows.",
+    )
+    typical: YesNo = Field(
+        default=False,
+        description="True when the company's own shape (its platoons, squads and weapons) is "
+        "not all from a cited table of organisation but typical of the nation and period: "
+        "check it against your scenario.",
+    )
     units: list[Unit]
     stands: list[Stand]

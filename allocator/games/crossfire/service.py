@@ -11,22 +11,19 @@ True
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
-from allocator.core.exact import ExactValue
 from allocator.games.crossfire.answers import (
     CheckAnswer,
     ExplainAnswer,
-    FightAnswer,
-    FightOutcome,
     LineAnswer,
     SimulateAnswer,
     SolveAnswer,
     TrialsAnswer,
 )
 from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.fight import fight_answer
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.search.lines import Line
 
@@ -77,32 +74,6 @@ def answer_of(outcome: SolveOutcome) -> SolveAnswer:
         warnings=outcome.warnings,
         note=None if outcome.proven else not_proven_note(outcome.bounds, outcome.objective),
         fight=None if outcome.objective.one_round else fight_answer(outcome),
-    )
-
-
-def fight_answer(outcome: SolveOutcome) -> FightAnswer:
-    """The whole fight of a fight objective's solve (what is known of it when the search was cut
-    short)."""
-    fight = outcome.fight
-    one_round = None if outcome.one_round is None else ExactValue.of(outcome.one_round)
-    if fight is None:
-        return FightAnswer(
-            states=outcome.searched,
-            bounds=outcome.bounds or (Fraction(0), Fraction(1)),
-            one_round=one_round,
-        )
-    return FightAnswer(
-        p_attacker_takes=fight.p_attacker_takes,
-        p_defender_holds=1 - fight.p_attacker_takes,
-        expected_rounds=float(fight.expected_rounds),
-        expected_stands_lost={side: float(v) for side, v in fight.expected_lost.items()},
-        outcomes=[
-            FightOutcome(attacker_left=a, defender_left=d, p=p)
-            for (a, d), p in fight.outcomes.items()
-        ],
-        states=fight.states,
-        bounds=outcome.bounds,
-        one_round=one_round,
     )
 
 

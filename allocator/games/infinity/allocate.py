@@ -19,23 +19,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import ceil
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import AllocationDetails, Resolution
-from allocator.games.infinity.rolls import (
-    InfinityProfile,
-    InfinityResolver,
-    Roller,
-    check_burst,
-    default_profile,
-    face_to_face,
-    save_failure,
-    wound_distribution,
-)
+from allocator.core.resolution import Resolution
+from allocator.games.infinity.details import AllocationDetails
+from allocator.games.infinity.dice import FACES, face_to_face
+from allocator.games.infinity.profile import InfinityProfile, default_profile
+from allocator.games.infinity.rolls import InfinityResolver, check_burst
+from allocator.games.infinity.saves import fails_on, wound_distribution
+from allocator.games.infinity.troopers import Roller
 
 SCALE = 10**9
 """Probabilities enter the solver as integers out of SCALE; the answer is recomputed exactly."""
@@ -54,8 +51,8 @@ class FreeTrooper(Roller):
 
     @model_validator(mode="after")
     def _has_damage(self) -> FreeTrooper:
-        if self.damage is None:
-            raise ValueError(f"trooper {self.name} needs a damage value to wound")
+        if not isinstance(self.damage, int):
+            raise ValueError(f"trooper {self.name} needs a damage value (a number) to wound")
         return self
 
 
@@ -127,11 +124,12 @@ def wound_chance(
     odds = face_to_face(
         trooper.success_value(profile), burst, reaction.success_value(profile), reaction.burst
     )
+    rule = profile.rule_of(trooper.ammunition, "ammunition")
+    armour = 0 if rule.ignores_armour else ceil(enemy.armour / 2) if rule.halves else enemy.armour
+    damage = rule.fixed if rule.fixed is not None else int(trooper.damage or 0)
+    failure = Fraction(fails_on(profile.save_rule, damage, armour), FACES)
     wounds = wound_distribution(
-        odds.active,
-        save_failure(trooper.damage or 0, enemy.armour),
-        profile.saves(trooper.ammunition),
-        profile.extra_saves_per_critical,
+        odds.active, failure, len(rule.rolls), profile.extra_saves_per_critical
     )
     return 1 - wounds.get(0, Fraction(0))
 
@@ -146,6 +144,14 @@ def check_sizes(problem: AllocationProblem, profile: InfinityProfile, limits: Li
     room = profile.contact_limit(target.base_mm).max_models - target.touching
     for number, trooper in enumerate(problem.troopers):
         place = f"troopers[{number}]"
+        rule = profile.rule_of(trooper.ammunition, f"{place}.ammunition")
+        if "BTS" in rule.rolls or rule.effects:
+            raise InputError(
+                f"the arrangement reads wounds against ARM; {trooper.ammunition} is not one",
+                place=f"{place}.ammunition",
+            )
+        if trooper.traits or trooper.skills.levels():
+            raise InputError("the arrangement reads no skills and no weapon traits", place=place)
         rolls.success_value(trooper, place)
         most = rolls.checked_burst(trooper, [], place) + target.allies_touching + max(room - 1, 0)
         check_burst(most, f"a Burst of up to {most} with allies", limits, f"{place}.burst")
@@ -240,8 +246,9 @@ def allocation_resolution(
         f"{trooper} moves into contact with {enemy}" for trooper, enemy in plan.contacts.items()
     ]
     steps = [
-        "CP-SAT chooses who touches whom, within each base's contact limit, and the attacker,"
-        " for the best chance of at least one wound (ties: fewer troopers committed)",
+        "of every way the free troopers can move into contact (no base touched by more models"
+        " than its limit) and every choice of attacker, this one gives the best chance of at"
+        " least one wound (between equal chances, the one that moves the fewest troopers)",
         *moves,
         f"{plan.attacker} attacks {problem.target} with Burst {plan.burst}",
     ]

@@ -25,20 +25,19 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
+from allocator.core.exact import ExactValue
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import (
-    AssaultEnd,
-    ChainEnd,
-    ExactValue,
-    MatchedDiceDetails,
-    Probability,
-    Resolution,
-    RoundCasualties,
-    Ties,
-    load_profile,
-)
+from allocator.core.resolution import Probability, Resolution, load_profile
 from allocator.core.text import listing
 from allocator.core.violations import Violation
+from allocator.games.matched_dice.details import (
+    AssaultEnd,
+    AttackLimit,
+    ChainEnd,
+    MatchedDiceDetails,
+    RoundCasualties,
+    Ties,
+)
 
 Party = Literal["attacker", "defender"]
 Losses = tuple[int, int]
@@ -381,20 +380,27 @@ class MatchedDiceResolver:
     def check(self, engagement: MatchedDiceEngagement) -> list[Violation]:
         return check_assault(engagement)
 
+    def attack_limit(self, engagement: MatchedDiceEngagement) -> AttackLimit | None:
+        """The profile's attack limit for the engagement's quality (none without a quality)."""
+        quality, attack_limits = engagement.quality, self.rules.attack_limits
+        if quality is None:
+            return None
+        if quality not in attack_limits:
+            raise InputError(
+                f"no attack limit for quality {quality!r}; known: {', '.join(attack_limits)}",
+                place="quality",
+            )
+        unverified = quality in self.rules.unverified
+        return AttackLimit(quality=quality, rounds=attack_limits[quality], unverified=unverified)
+
     def rounds(self, engagement: MatchedDiceEngagement) -> int | None:
         """Rounds to chain: the asked number, capped by the quality's attack limit, and refused
         over the ``max_rounds`` limit."""
         limits = self.limits or default_limits()
-        attack_limits = self.rules.attack_limits
         rounds = engagement.rounds
-        if engagement.quality is not None:
-            if engagement.quality not in attack_limits:
-                known = ", ".join(attack_limits)
-                raise InputError(
-                    f"no attack limit for quality {engagement.quality!r}; known: {known}",
-                    place="quality",
-                )
-            rounds = min(attack_limits[engagement.quality], rounds or ROUNDS_BOUND)
+        attack_limit = self.attack_limit(engagement)
+        if attack_limit is not None:
+            rounds = min(attack_limit.rounds, rounds or ROUNDS_BOUND)
         if rounds is not None and rounds > limits.max_rounds:
             raise limits.refuse("max_rounds", f"{rounds} rounds", place="rounds")
         return rounds
@@ -408,7 +414,7 @@ class MatchedDiceResolver:
 
     def resolve(self, engagement: MatchedDiceEngagement) -> Resolution:
         self.check_sizes(engagement)
-        rounds = self.rounds(engagement)
+        rounds, attack_limit = self.rounds(engagement), self.attack_limit(engagement)
         rules, ties = self.rules, engagement.ties or self.rules.ties
         attacker, defender = engagement.sps("attacker"), engagement.sps("defender")
         dice = min(attacker, rules.max_attacker_dice), min(defender, rules.max_defender_dice)
@@ -426,8 +432,13 @@ class MatchedDiceResolver:
             break_test = self.break_test or rules.break_test or no_break_test
             assault = run_assault(attacker, defender, rounds, rules, ties, break_test)
             steps.append(
-                f"up to {rounds} round{'s' if rounds > 1 else ''}, the dice counted again from"
-                " the unwounded SPs each round"
+                f"up to {rounds} round{'s' if rounds > 1 else ''}"
+                + (
+                    f" ({attack_limit.quality}: at most {attack_limit.rounds})"
+                    if attack_limit
+                    else ""
+                )
+                + ", the dice counted again from the unwounded SPs each round"
             )
             if break_test is not no_break_test:
                 steps.append("after each round a side that lost an SP takes its break test")
@@ -448,6 +459,7 @@ class MatchedDiceResolver:
             ],
             rounds=rounds,
             ends=ends,
+            attack_limit=attack_limit,
         )
         return Resolution(self.name, distribution, steps, self.check(engagement), details)
 

@@ -1,18 +1,23 @@
-"""Readable reports of the matched-dice answers: the dice, the casualties, how the chain ends.
+"""The readable answer of the matched-dice resolver: the dice, the casualties, how the chain ends.
+
+Plain data (:mod:`allocator.core.report`): the command line draws it.
 
 >>> from allocator.games.matched_dice.assault import MatchedDiceEngagement, MatchedDiceResolver
->>> details = MatchedDiceResolver().resolve(MatchedDiceEngagement(attacker=4, defender=2)).details
->>> print(dice_sentence(details))
+>>> resolution = MatchedDiceResolver().resolve(MatchedDiceEngagement(attacker=4, defender=2))
+>>> print(dice_sentence(resolution.details_of(MatchedDiceDetails)))
 The attacker rolls 3d6 for its 4 unwounded SP, the defender 2d6 for its 2; equal dice cancel.
+>>> chain = MatchedDiceEngagement(attacker=6, defender=3, quality="veteran")
+>>> print(limit_sentence(MatchedDiceResolver().resolve(chain).details_of(MatchedDiceDetails)))
+A veteran attacker assaults for at most 4 rounds (the profile's attack limit): the chain ...
 """
 
 from __future__ import annotations
 
-from rich.console import RenderableType
-
-from allocator.core.resolution import MatchedDiceDetails
-from allocator.core.text import percent, titled_table
-from allocator.games.matched_dice.assault import OUTCOME_WORDS
+from allocator.core.exact import fraction_text
+from allocator.core.report import Part, Report, Table
+from allocator.core.resolution import Resolution
+from allocator.core.text import percent
+from allocator.games.matched_dice.details import MatchedDiceDetails
 
 
 def dice_sentence(details: MatchedDiceDetails) -> str:
@@ -23,22 +28,66 @@ def dice_sentence(details: MatchedDiceDetails) -> str:
     )
 
 
-def matched_dice_report(details: MatchedDiceDetails) -> list[RenderableType]:
+def limit_sentence(details: MatchedDiceDetails) -> str | None:
+    """What the attack limit of the attacker's quality does to the chain (none: no quality)."""
+    limit = details.attack_limit
+    if limit is None:
+        return None
+    kind = f"{'An' if limit.quality[:1] in 'aeiou' else 'A'} {limit.quality} attacker"
+    if details.rounds == limit.rounds:
+        sentence = (
+            f"{kind} assaults for at most {limit.rounds} rounds (the profile's attack limit):"
+            " the chain stops there."
+        )
+    else:
+        sentence = (
+            f"{kind} may assault for {limit.rounds} rounds (the profile's attack limit); the"
+            f" chain stops after the {details.rounds} asked."
+        )
+    if limit.unverified:
+        sentence += (
+            " This limit is not verified against the rulebook: check it and pass your own with"
+            " --profile FILE."
+        )
+    return sentence
+
+
+def report(resolution: Resolution) -> Report:
     """The dice, the casualties of one roll, and the ends of the chain of rounds."""
-    lost = ("attacker loses", "defender loses", "chance")
-    roll = titled_table("Casualties of the first roll", lost, right=lost)
-    for row in details.casualties:
-        roll.add_row(str(row.attacker_losses), str(row.defender_losses), percent(row.chance.exact))
-    parts: list[RenderableType] = [dice_sentence(details), roll]
-    if details.rounds is not None:
-        left = ("attacker SPs left", "defender SPs left", "chance")
-        ends = titled_table(f"How it ends within {details.rounds} rounds", ("end", *left), left)
-        for end in details.ends:
-            ends.add_row(
-                OUTCOME_WORDS[end.end],
-                str(end.attacker_sps),
-                str(end.defender_sps),
-                percent(end.chance.exact),
+    from allocator.games.matched_dice.assault import OUTCOME_WORDS
+
+    details = resolution.details_of(MatchedDiceDetails)
+    lost = ("attacker loses", "defender loses", "chance", "exact")
+    roll = Table(
+        "Casualties of the first roll",
+        lost,
+        [
+            (
+                str(row.attacker_losses),
+                str(row.defender_losses),
+                percent(row.chance.exact),
+                fraction_text(row.chance.exact),
             )
-        parts.append(ends)
-    return parts
+            for row in details.casualties
+        ],
+        right=lost,
+    )
+    parts: list[Part] = [dice_sentence(details), roll]
+    if details.rounds is not None:
+        limit = limit_sentence(details)
+        if limit:
+            parts.append(limit)
+        left = ("SPs left", "chance", "exact")
+        ends = [
+            (
+                OUTCOME_WORDS[end.end],
+                f"{end.attacker_sps} v {end.defender_sps}",
+                percent(end.chance.exact),
+                fraction_text(end.chance.exact),
+            )
+            for end in details.ends
+        ]
+        title = f"How it ends within {details.rounds} rounds (SPs left: attacker v defender)"
+        parts.append(Table(title, ("end", *left), ends, left))
+    title = f"Matched-dice close assault: {details.attacker_sps} SP against {details.defender_sps}"
+    return Report(title, OUTCOME_WORDS, parts)

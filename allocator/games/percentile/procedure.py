@@ -25,16 +25,12 @@ from typing import Annotated, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.errors import InputError
+from allocator.core.exact import ExactValue
 from allocator.core.limits import Limits, default_limits
-from allocator.core.resolution import (
-    ExactValue,
-    PercentileDetails,
-    Probability,
-    Resolution,
-    load_profile,
-)
+from allocator.core.resolution import Probability, Resolution, load_profile
 from allocator.core.text import percent, plural
 from allocator.core.violations import Violation
+from allocator.games.percentile.details import PercentileDetails
 
 FireResult = Literal["kia", "suppressed", "no_effect"]
 AssaultResult = Literal["destroyed", "immobilized", "no_effect"]

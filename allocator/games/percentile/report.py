@@ -1,6 +1,8 @@
-"""A readable report of the percentile answer: the tables in use and the melee.
+"""The readable answer of the percentile resolver: the tables in use and the melee.
 
->>> from allocator.core.resolution import PercentileDetails
+Plain data (:mod:`allocator.core.report`): the command line draws it.
+
+>>> from allocator.games.percentile.details import PercentileDetails
 >>> print(tables_sentence(PercentileDetails(
 ...     attacker="a", defender="d", example_tables=True, reach_in=6, eligible=True)))
 These chances use the EXAMPLE tables shipped with cfalloc, ...
@@ -8,10 +10,10 @@ These chances use the EXAMPLE tables shipped with cfalloc, ...
 
 from __future__ import annotations
 
-from rich.console import RenderableType
-
-from allocator.core.resolution import PercentileDetails
+from allocator.core.report import Note, Part, Report
+from allocator.core.resolution import Resolution
 from allocator.core.text import percent
+from allocator.games.percentile.details import PercentileDetails
 
 
 def tables_sentence(details: PercentileDetails) -> str | None:
@@ -23,9 +25,12 @@ def tables_sentence(details: PercentileDetails) -> str | None:
     )
 
 
-def percentile_report(details: PercentileDetails) -> list[RenderableType]:
+def report(resolution: Resolution) -> Report:
     """The melee, if it can come to one, and a note when the tables are the example."""
-    parts: list[RenderableType] = []
+    from allocator.games.percentile.procedure import OUTCOME_WORDS
+
+    details = resolution.details_of(PercentileDetails)
+    parts: list[Part] = []
     if details.melee is not None and details.expected_melee_turns is not None:
         turns = f"{float(details.expected_melee_turns.exact):.2f}"
         parts.append(
@@ -34,5 +39,6 @@ def percentile_report(details: PercentileDetails) -> list[RenderableType]:
         )
     note = tables_sentence(details)
     if note:
-        parts.append(f"[yellow]Note:[/] {note}")
-    return parts
+        parts.append(Note(note))
+    title = f"Percentile close assault: {details.attacker} against {details.defender}"
+    return Report(title, OUTCOME_WORDS, parts)

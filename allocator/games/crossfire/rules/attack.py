@@ -37,7 +37,7 @@ from allocator.games.crossfire.rules.base import (
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = ATTACK
 STEPS = {
@@ -540,7 +540,7 @@ def _with_fewer_squads(
 # --- the CP-SAT constraints -----------------------------------------------------------------
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """``y[a, c]``: attacking stand ``a`` assaults combat slot ``c``; who covers each slot."""
     b = model.battle
     model.y = {
@@ -567,7 +567,7 @@ def variables(model: RulesModel) -> None:
         model.model.Add(sum(model.acting[k, c] for k in commanders) <= 1)
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     m, b = model.model, model.battle
     squads = [a for a in model.attackers if b.role(a) == Role.squad]
     leaders = [a for a in model.attackers if b.role(a) == Role.leader]
@@ -603,7 +603,7 @@ def constrain(model: RulesModel) -> None:
 
 
 def _leaders_join(
-    model: RulesModel, squads: list[str], leaders: list[str], commanders: list[str]
+    model: SharedModel, squads: list[str], leaders: list[str], commanders: list[str]
 ) -> None:
     """5a, 5b and 5c."""
     m, b = model.model, model.battle

@@ -3,8 +3,9 @@
 A *family* is one module of :mod:`allocator.games.crossfire.rules` that owns a group of rules:
 their ids, statements and step titles, the plain checks (solver-agnostic, yielding
 :class:`~allocator.core.violations.Violation` objects), the CP-SAT constraints that encode the
-same rules in :class:`~allocator.games.crossfire.model.RulesModel`, and the teaching prose that
-says what each step asks of a given battle.
+same rules on the :class:`SharedModel` (which
+:class:`~allocator.games.crossfire.model.RulesModel` assembles from every family), and the
+teaching prose that says what each step asks of a given battle.
 
 >>> RULE = Rule("2b", 2, "At most one crew-served weapon joins any one squad (or CC/BC).")
 >>> RULE.breach("Two weapons in one combat.", ["h2", "h1", "h1"]).stands
@@ -15,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.core.budget import Budget
 
 #: How far into the procedure a family reaches: the allocation part it needs, and the model
 #: depth that builds its variables.
@@ -66,6 +67,91 @@ class StandClass:
     platoon_leader: bool
 
 
+Literal = Any  # a CP-SAT literal or linear expression (OR-Tools has no public type for them)
+
+
+class SharedModel:
+    """The CP-SAT model the families build together: the stands, the combat slots, every
+    family's variables and the helpers that make them.
+
+    Each family creates its variables here (``variables``) and constrains them and the others'
+    (``constrain``); :class:`~allocator.games.crossfire.model.RulesModel` assembles the
+    families on it and reads its solutions. ``model`` is the ``cp_model.CpModel`` given (this
+    module never imports OR-Tools); ``budget`` bounds the time spent building.
+    """
+
+    x: dict[tuple[str, int], Literal]
+    used: dict[int, Literal]
+    has_squad: dict[int, Literal]
+    has_weapon: dict[int, Literal]
+    head: dict[tuple[str, int], Literal]
+    has_commander: dict[int, Literal]
+    commander_head: dict[int, Literal]
+    y: dict[tuple[str, int], Literal]
+    covered: dict[int, Literal]
+    opposed: dict[int, Literal]
+    fewer: Literal
+    acting: dict[tuple[str, int], Literal]
+    z: dict[tuple[str, int], Literal]
+    stay: dict[tuple[str, int], Literal]
+    leave: dict[tuple[str, int], Literal]
+    moves: dict[str, Literal]
+    final: dict[tuple[str, int], Literal]
+
+    def __init__(
+        self,
+        battle: Battle,
+        model: Any,
+        depth: int,
+        slots: int | None = None,
+        budget: Budget | None = None,
+    ):
+        self.battle = battle
+        self.depth = depth
+        self.budget = budget
+        self.model = model
+        self.defenders = battle.defender.ids()
+        self.all_attackers = battle.attacker.ids()
+        self.attackers = [
+            a for a in self.all_attackers if battle.role(a) in (Role.squad, Role.leader)
+        ]
+        self.slots = list(range(slots if slots is not None else len(self.defenders)))
+        self.of_role = {role: battle.defender.ids(role) for role in Role}
+        self.commanders = [s for s in self.of_role[Role.leader] if battle.is_commander(s)]
+
+    # --- helpers for the families ---------------------------------------------------------
+
+    def tick(self) -> None:
+        """Keep building within the budget: the families call this in their long loops."""
+        if self.budget is not None:
+            self.budget.check("the rules model")
+
+    def new_bool(self, name: str) -> Literal:
+        self.tick()  # every family makes its variables here: a large model stops in time
+        return self.model.NewBoolVar(name)
+
+    def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:
+        if not literals:
+            return self.model.NewConstant(0)
+        flag = self.new_bool(name)
+        self.model.AddBoolOr(literals).OnlyEnforceIf(flag)
+        for lit in literals:
+            self.model.AddImplication(lit, flag)
+        return flag
+
+    def reify_and(self, literals: Sequence[Literal], name: str) -> Literal:
+        flag = self.new_bool(name)
+        self.model.AddBoolAnd(literals).OnlyEnforceIf(flag)
+        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(flag.Not())
+        return flag
+
+    def reify_at_least(self, expr: Literal, bound: int, name: str) -> Literal:
+        flag = self.new_bool(name)
+        self.model.Add(expr >= bound).OnlyEnforceIf(flag)
+        self.model.Add(expr < bound).OnlyEnforceIf(flag.Not())
+        return flag
+
+
 class Family(Protocol):
     """The interface every rule family module offers (modules are its instances)."""
 
@@ -77,11 +163,11 @@ class Family(Protocol):
         """Every breach of this family's rules in ``allocation`` (given as far as it needs)."""
         ...
 
-    def variables(self, model: RulesModel) -> None:
+    def variables(self, model: SharedModel) -> None:
         """Create this family's decision variables and their definitions in ``model``."""
         ...
 
-    def constrain(self, model: RulesModel) -> None:
+    def constrain(self, model: SharedModel) -> None:
         """Add the CP-SAT constraints of this family's rules to ``model``."""
         ...
 

@@ -19,7 +19,7 @@ from allocator.games.crossfire.rules.base import BUILDING, Rule, book
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = BUILDING
 STEPS = {0: "The building"}
@@ -62,11 +62,11 @@ def check(battle: Battle, allocation: Allocation | None = None) -> Iterator[Viol
         )
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """Nothing to decide: the building's contents are given."""
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     """Nothing to constrain: B1 and B2 are facts of the scenario."""
 
 

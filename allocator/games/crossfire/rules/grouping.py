@@ -41,7 +41,7 @@ from allocator.games.crossfire.rules.base import (
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = GROUPING
 STEPS = {
@@ -328,7 +328,7 @@ def _anyone_to_join(battle: Battle) -> bool:
 # --- the CP-SAT constraints -----------------------------------------------------------------
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """``x[s, c]``: defending stand ``s`` is in combat slot ``c``; who each slot holds."""
     slots, defenders = model.slots, model.defenders
     model.x = {(s, c): model.new_bool(f"x[{s},{c}]") for s in defenders for c in slots}
@@ -356,7 +356,7 @@ def variables(model: RulesModel) -> None:
         m.Add(sum(model.head[k, c] for k in model.commanders) == headed)
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     m = model.model
     for s in model.defenders:  # 1c
         m.AddExactlyOne(model.x[s, c] for c in model.slots)
@@ -371,7 +371,7 @@ def constrain(model: RulesModel) -> None:
     _leaders_join(model)
 
 
-def _weapons_join(model: RulesModel) -> None:
+def _weapons_join(model: SharedModel) -> None:
     """2a: a weapon joins a squad, or a CC/BC head, of its organisational unit."""
     m, b = model.model, model.battle
     for w in model.of_role[Role.weapon]:
@@ -387,7 +387,7 @@ def _weapons_join(model: RulesModel) -> None:
             )
 
 
-def _leaders_join(model: RulesModel) -> None:
+def _leaders_join(model: SharedModel) -> None:
     """3a-3d."""
     m, b = model.model, model.battle
     leaders = model.of_role[Role.leader]

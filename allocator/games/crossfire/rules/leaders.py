@@ -32,7 +32,7 @@ from allocator.games.crossfire.rules.base import RESOLUTION, Rule
 from allocator.games.crossfire.schema import RATINGS, Allocation, StandType
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = RESOLUTION
 STEPS: dict[int, str] = {}
@@ -140,7 +140,7 @@ def as_squads(battle: Battle, ids: Sequence[str], attacking: bool) -> list[str]:
 
 
 def as_squads_expression(
-    model: RulesModel, slot: int, members: dict[str, Any], has_squad: Any, attacking: bool
+    model: SharedModel, slot: int, members: dict[str, Any], has_squad: Any, attacking: bool
 ) -> Any:
     """:func:`as_squads` inside CP-SAT: how many CCs and BCs of one side count as squads in a
     slot, as a linear expression of ``members`` (the side's membership literals there).
@@ -156,7 +156,7 @@ def as_squads_expression(
 
 
 def bonus_expression(
-    model: RulesModel,
+    model: SharedModel,
     members: dict[str, Any],
     troops_there: Callable[[list[str], str], Any],
     name: str,
@@ -198,11 +198,11 @@ def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
     return iter(())
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """Nothing to decide: the bonuses follow from who is where."""
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     """Nothing to constrain: the bonuses enter the odds (:func:`bonus_expression`)."""
 
 

@@ -29,7 +29,7 @@ from allocator.games.crossfire.rules.base import (
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = REALLOCATION
 STEPS = {6: "Step 6 - the defender folds unopposed combats in"}
@@ -261,7 +261,7 @@ def _balance(classes: Sequence[StandClass], combat: Counts, heads: Sequence[int]
 # --- the CP-SAT constraints -----------------------------------------------------------------
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """``z[s, c]``: a stand of an unopposed combat moves into slot ``c``; who ends where."""
     model.z = {(s, c): model.new_bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
     model.stay, model.leave, model.moves = {}, {}, {}
@@ -280,7 +280,7 @@ def variables(model: RulesModel) -> None:
     }
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     m = model.model
     for s in model.defenders:
         for c in model.slots:
@@ -291,7 +291,7 @@ def constrain(model: RulesModel) -> None:
     _weapon_limit(model)
 
 
-def _move_whole_combats(model: RulesModel) -> None:
+def _move_whole_combats(model: SharedModel) -> None:
     """6a, under the reading that a reallocated combat moves as a whole."""
     for s in model.defenders:
         model.tick()
@@ -305,7 +305,7 @@ def _move_whole_combats(model: RulesModel) -> None:
                     ).OnlyEnforceIf([model.leave[s, origin], model.leave[t, origin]])
 
 
-def _weapon_limit(model: RulesModel) -> None:
+def _weapon_limit(model: SharedModel) -> None:
     """6b, unless every placement of the moving stands breaks it."""
     m = model.model
     squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]

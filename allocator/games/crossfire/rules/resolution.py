@@ -28,7 +28,7 @@ from allocator.games.crossfire.rules.base import RESOLUTION, Rule
 from allocator.games.crossfire.schema import Allocation, SideName
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.model import RulesModel
+    from allocator.games.crossfire.rules.base import SharedModel
 
 DEPTH = RESOLUTION
 STEPS = {7: "Step 7 - each combat is rolled"}
@@ -104,11 +104,11 @@ def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
     return iter(())
 
 
-def variables(model: RulesModel) -> None:
+def variables(model: SharedModel) -> None:
     """Nothing to decide at resolution: the dice do."""
 
 
-def constrain(model: RulesModel) -> None:
+def constrain(model: SharedModel) -> None:
     """Nothing to constrain at resolution."""
 
 

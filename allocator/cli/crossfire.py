@@ -98,8 +98,8 @@ def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False
     """
 
     def body() -> int:
+        from allocator.cli.crossfire_report import render_check
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_check
 
         within_limits(time_limit)
         from allocator.games.crossfire.service import check_answer
@@ -129,8 +129,8 @@ def solve(
     """
 
     def body() -> int:
+        from allocator.cli.crossfire_report import render_solve
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_solve
         from allocator.games.crossfire.service import solve_answer
 
         within_limits(time_limit, rounds)
@@ -158,8 +158,8 @@ def explain(
     """
 
     def body() -> int:
+        from allocator.cli.crossfire_report import render_explain
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_explain
         from allocator.games.crossfire.service import explain_answer
 
         within_limits(time_limit)
@@ -207,8 +207,8 @@ def simulate(
     """Roll the dice for a complete allocation (or the best line when the file has none)."""
 
     def body() -> int:
+        from allocator.cli.crossfire_report import render_simulation, render_trials
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.report import render_simulation, render_trials
         from allocator.games.crossfire.service import simulate_answer, trials_answer
 
         within_limits(time_limit, rounds, trials)

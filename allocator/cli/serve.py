@@ -17,9 +17,9 @@ from typing import Annotated, Any
 import typer
 
 from allocator.cli.console import OK, err, guarded, out
+from allocator.cli.render import safe
 from allocator.core.errors import InputError
 from allocator.core.limits import default_limits
-from allocator.core.text import safe
 from allocator.core.validation import validate
 from allocator.web.settings import WebSettings
 

@@ -1,7 +1,7 @@
 """Readable (rich) reports for the terminal, drawn from the typed answers.
 
 Every text that comes from a file (titles, building and stand names, ids) goes through
-:func:`allocator.core.text.safe`, so that no markup or control character reaches the terminal.
+:func:`allocator.cli.render.safe`, so that no markup or control character reaches the terminal.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from itertools import groupby
 from rich.console import Console
 from rich.table import Table
 
-from allocator.core.text import odds_text, percent, safe, signed, titled_table
+from allocator.cli.render import safe, titled_table
+from allocator.core.text import odds_text, percent, signed
 from allocator.games.crossfire.answers import (
     CheckAnswer,
     CombatAnswer,

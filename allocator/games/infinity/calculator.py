@@ -1,0 +1,266 @@
+"""The Infinity close-combat calculator as a page or a program calls it: two troopers and a
+ruleset in, the typed answer out; and the menus (rulesets, ammunition, traits, immunities,
+skills with their levels) a page builds its forms from, read from the ruleset profiles.
+
+>>> answer = close_combat({"attribute": 15, "ps": 8, "vita": 1},
+...     {"attribute": 13, "ps": 8, "armour": 1, "vita": 1}, rules="n5").answer()
+>>> answer.outcomes["active_wins"].exact
+Fraction(207, 400)
+>>> [trooper.side for trooper in answer.details.troopers]
+['active', 'reactive']
+>>> menu = menus().ruleset("n5")
+>>> [option.value for option in menu.skill("martial_arts").options]
+[0, 1, 2, 3, 4, 5]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from allocator.core.limits import Limits
+from allocator.core.resolution import Resolution
+from allocator.core.validation import validate
+from allocator.games.infinity.details import Edition
+from allocator.games.infinity.melee import Melee
+from allocator.games.infinity.modifiers import level_label
+from allocator.games.infinity.profile import (
+    EDITIONS,
+    SKILL_TITLES,
+    InfinityProfile,
+    SkillLevel,
+    default_profile,
+)
+from allocator.games.infinity.rolls import InfinityResolver
+from allocator.games.infinity.troopers import ACTIONS, InfinityEngagement, Trooper, TrooperType
+
+__all__ = ["InfinityMenus", "close_combat", "menus"]
+
+TROOPER_TYPES: tuple[TrooperType, ...] = get_args(TrooperType)
+
+
+def close_combat(
+    active: Trooper | Mapping[str, Any],
+    reactive: Trooper | Mapping[str, Any],
+    rules: Edition | None = None,
+    *,
+    melee: Melee | Mapping[str, Any] | None = None,
+    profile: InfinityProfile | None = None,
+    limits: Limits | None = None,
+) -> Resolution:
+    """The exact close combat of ``active`` against ``reactive``.
+
+    Parameters
+    ----------
+    active, reactive : Trooper or mapping
+        Each trooper as a :class:`~allocator.games.infinity.troopers.Trooper` or its fields as
+        a mapping (what a page posts): attribute, burst, weapon, ARM, BTS, W/VITA, skills...
+    rules : {"n4", "n5"}, optional
+        The ruleset; none: the profile's edition, else N4.
+    melee : Melee or mapping, optional
+        Several troopers in silhouette contact, for the allies' +1 B and the contact rules.
+    profile : InfinityProfile, optional
+        A profile replacing the shipped one of ``rules`` (it must be of that edition).
+    limits : Limits, optional
+        The limits (``max_burst``); none: the process's.
+
+    Returns
+    -------
+    Resolution
+        The answer the command line prints; ``.answer()`` is the typed JSON answer, with an
+        :class:`~allocator.games.infinity.details.InfinityDetails` as its details.
+
+    Raises
+    ------
+    InputError
+        A field out of range (named as ``active.burst``), a skill, ammunition or immunity the
+        ruleset does not have, a profile of the other edition.
+    LimitError
+        A Burst over the ``max_burst`` limit.
+    """
+    engagement = validate(
+        InfinityEngagement,
+        {"rules": rules, "active": active, "reactive": reactive, "melee": melee},
+    )
+    return InfinityResolver(profile, limits).resolve(engagement)
+
+
+# --- the menus --------------------------------------------------------------------------------
+
+
+class _Menu(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MenuItem(_Menu):
+    name: str = Field(description="What the engagement file says.")
+    description: str = ""
+
+
+class SkillOption(_Menu):
+    value: int | str | bool = Field(description="The value of the skill's field in the file.")
+    label: str
+
+
+class SkillMenu(_Menu):
+    name: str = Field(description="The field of ``skills`` in the engagement file.")
+    title: str
+    kind: Literal["level", "flag", "modifier"] = Field(
+        description="level: one of the options; flag: true or false; modifier: false, true or"
+        " the MOD in brackets."
+    )
+    options: list[SkillOption]
+
+
+class RulesetMenu(_Menu):
+    name: Edition
+    title: str
+    strength: Literal["damage", "ps"] = Field(description="The weapon field saves read.")
+    vita: Literal["W", "VITA"]
+    max_burst: int
+    modifier_cap: int
+    orders: int
+    ammunition: list[MenuItem]
+    traits: list[MenuItem]
+    immunities: list[MenuItem]
+    skills: list[SkillMenu]
+    actions: list[MenuItem]
+    trooper_types: list[str]
+    unverified: list[str]
+
+    def skill(self, name: str) -> SkillMenu:
+        return next(skill for skill in self.skills if skill.name == name)
+
+
+class InfinityMenus(_Menu):
+    """What a calculator page offers, one menu per ruleset."""
+
+    default: Edition
+    rulesets: list[RulesetMenu]
+
+    def ruleset(self, name: Edition) -> RulesetMenu:
+        return next(menu for menu in self.rulesets if menu.name == name)
+
+
+def _describe(skill: str, level: str, rule: SkillLevel) -> str:
+    parts = [
+        f"{what} {value:+d}"
+        for what, value in (
+            ("attack", rule.attack),
+            ("opponent", rule.opponent),
+            ("damage", rule.damage),
+        )
+        if value
+    ]
+    parts += [f"+{rule.burst} B"] if rule.burst else []
+    parts += [f"+{rule.special_dice} SD"] if rule.special_dice else []
+    parts += [rule.note] if rule.note else []
+    label = level_label(skill, level)
+    return f"{label} ({', '.join(parts)})" if parts else label
+
+
+def _skill_menus(profile: InfinityProfile) -> list[SkillMenu]:
+    found = []
+    for skill, table in profile.skills.items():
+        options = [SkillOption(value=False if "yes" in table else 0, label="none")]
+        for level, rule in table.items():
+            value: int | str | bool = (
+                True if level == "yes" else int(level) if level.isdigit() else level
+            )
+            options.append(SkillOption(value=value, label=_describe(skill, level, rule)))
+        kind: Literal["level", "flag"] = "flag" if list(table) == ["yes"] else "level"
+        found.append(SkillMenu(name=skill, title=SKILL_TITLES[skill], kind=kind, options=options))
+    berserk = profile.berserk
+    if berserk is not None:
+        bonus = "the MOD in brackets" if berserk.attack is None else f"{berserk.attack:+d} CC"
+        rolls = ", Normal Rolls for both" if berserk.normal_rolls else ""
+        found.append(
+            SkillMenu(
+                name="berserk",
+                title="Berserk",
+                kind="modifier",
+                options=[
+                    SkillOption(value=False, label="none"),
+                    SkillOption(value=True, label=f"Berserk ({bonus}{rolls})"),
+                ],
+            )
+        )
+    for fights_on in profile.fights_on:
+        title = SKILL_TITLES[fights_on]
+        found.append(
+            SkillMenu(
+                name=fights_on,
+                title=title,
+                kind="flag",
+                options=[
+                    SkillOption(value=False, label="none"),
+                    SkillOption(value=True, label=f"{title} (fights on at 0)"),
+                ],
+            )
+        )
+    return found
+
+
+def ruleset_menu(profile: InfinityProfile) -> RulesetMenu:
+    """The menus of one ruleset profile.
+
+    >>> ruleset_menu(default_profile("n5")).vita
+    'VITA'
+    """
+    n4 = profile.save_rule == "damage_minus_armour"
+    return RulesetMenu(
+        name=profile.edition,
+        title=profile.title,
+        strength="damage" if n4 else "ps",
+        vita="W" if profile.edition == "n4" else "VITA",
+        max_burst=profile.max_burst,
+        modifier_cap=profile.modifier_cap,
+        orders=profile.orders,
+        ammunition=[
+            MenuItem(name=name, description=rule.description)
+            for name, rule in profile.ammunition.items()
+        ],
+        traits=[
+            MenuItem(name=name, description=rule.description)
+            for name, rule in profile.traits.items()
+        ],
+        immunities=[
+            MenuItem(name=name, description=rule.description)
+            for name, rule in profile.immunities.items()
+        ],
+        skills=_skill_menus(profile),
+        actions=[MenuItem(name=name, description=words) for name, words in ACTIONS.items()],
+        trooper_types=list(TROOPER_TYPES),
+        unverified=profile.unverified,
+    )
+
+
+def menus(profiles: Mapping[Edition, InfinityProfile] | None = None) -> InfinityMenus:
+    """The menus of every ruleset (the shipped profiles unless others are given).
+
+    Parameters
+    ----------
+    profiles : mapping of edition to InfinityProfile, optional
+        The profiles to read; none: the shipped N4 and N5 ones.
+
+    Returns
+    -------
+    InfinityMenus
+        For each ruleset: its ammunition, traits, immunities, skills with their options (the
+        value to send, and a label), actions and trooper types.
+
+    Examples
+    --------
+    >>> n5 = menus().ruleset("n5")
+    >>> n5.strength, n5.skill("martial_arts").options[3].label
+    ('ps', 'Martial Arts L3 (attack +3, opponent -3, +1 SD)')
+    """
+    chosen = (
+        dict(profiles) if profiles else {edition: default_profile(edition) for edition in EDITIONS}
+    )
+    return InfinityMenus(
+        default="n4" if "n4" in chosen else next(iter(chosen)),
+        rulesets=[ruleset_menu(profile) for profile in chosen.values()],
+    )

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from allocator.games.answer import resolve_answer
 from allocator.games.infinity.calculator import close_combat
 from allocator.games.infinity.dice import CRITICAL, _winning_rolls, face_to_face, roll_value
 from allocator.games.infinity.profile import default_profile
@@ -96,22 +97,24 @@ N5_SAVE, N5_SAVES_PER_HIT = 11, 2
 def ours_n5_wounds(active_burst: int, reactive_burst: int) -> dict[int, Fraction]:
     """Our wounds on the reactive trooper in the N5 exchange (+1 SD on both sides)."""
     _winning_rolls.cache_clear()
-    answer = close_combat(
-        {
-            "attribute": SUCCESS_VALUES[0] - 3,
-            "burst": active_burst,
-            "ps": 8,
-            "ammunition": "DA",
-            "skills": {"martial_arts": 3},
-        },
-        {
-            "attribute": SUCCESS_VALUES[1] + 3,
-            "burst": reactive_burst,
-            "armour": 3,
-            "skills": {"special_die": True},
-        },
-        rules="n5",
-    ).answer()
+    answer = resolve_answer(
+        close_combat(
+            {
+                "attribute": SUCCESS_VALUES[0] - 3,
+                "burst": active_burst,
+                "ps": 8,
+                "ammunition": "DA",
+                "skills": {"martial_arts": 3},
+            },
+            {
+                "attribute": SUCCESS_VALUES[1] + 3,
+                "burst": reactive_burst,
+                "armour": 3,
+                "skills": {"special_die": True},
+            },
+            rules="n5",
+        )
+    )
     assert answer.details is not None and answer.details.rules == "n5"
     (wounds,) = answer.details.wounds
     return {row.wounds: row.exactly.exact for row in wounds.counts}
@@ -181,11 +184,13 @@ def whole_exchange(rules: str, ammunition: str, continuous: bool) -> Any:
     """One 12 v 12 exchange with every skill of ``rules``, from a cold cache."""
     _winning_rolls.cache_clear()
     active_skills, reactive_skills = SKILLS[rules]
-    return close_combat(
-        _fighter(rules, ammunition, continuous, active_skills),
-        _fighter(rules, "DA", continuous, reactive_skills),
-        rules=rules,  # type: ignore[arg-type]
-    ).answer()
+    return resolve_answer(
+        close_combat(
+            _fighter(rules, ammunition, continuous, active_skills),
+            _fighter(rules, "DA", continuous, reactive_skills),
+            rules=rules,  # type: ignore[arg-type]
+        )
+    )
 
 
 def main() -> None:

@@ -41,7 +41,12 @@ def article(spoken: str) -> str:
     return "an" if whole.startswith("8") or whole in ("11", "18") else "a"
 
 
-def percent(value: Fraction | float, digits: int = 1) -> str:
+#: Decimals of a percentage and of a signed expectation, everywhere (the page too: /api/terms).
+PERCENT_DIGITS = 1
+SIGNED_DIGITS = 2
+
+
+def percent(value: Fraction | float, digits: int = PERCENT_DIGITS) -> str:
     """A probability as a percentage, rounded half up (13/16 is 81.3% everywhere)."""
     exact = Fraction(value) * 100
     quantum = Decimal(1).scaleb(-digits)
@@ -51,7 +56,7 @@ def percent(value: Fraction | float, digits: int = 1) -> str:
     return f"{rounded}%"
 
 
-def signed(value: Fraction | float, digits: int = 2) -> str:
+def signed(value: Fraction | float, digits: int = SIGNED_DIGITS) -> str:
     """A signed number rounded half up: ``+0.44``, ``-1.25``."""
     exact = Fraction(value)
     quantum = Decimal(1).scaleb(-digits)

@@ -1,7 +1,8 @@
 """The FastAPI app: the command line's JSON answers over HTTP, and the single page at ``/``.
 
-Every endpoint answers what ``cfalloc ... --json`` prints for the same scenario, and documents
-its answer in ``/openapi.json``. Bad input is a 4xx answer, never a 500:
+Every endpoint returns its pydantic answer, which FastAPI checks against the declared model and
+documents in ``/openapi.json``: the same JSON as ``cfalloc ... --json`` prints for the same
+scenario. Bad input is a 4xx answer, never a 500:
 ``{"error": {"file": ..., "place": ..., "problem": ...}}`` (see :mod:`allocator.web.errors`).
 Heavy work runs in a bounded pool (:mod:`allocator.web.work`); requests pass the Host, cross-site
 and body checks of :mod:`allocator.web.guards` first.
@@ -16,17 +17,18 @@ and body checks of :mod:`allocator.web.guards` first.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Body, FastAPI, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, RootModel
 
 import allocator
 from allocator.core.errors import InputError
@@ -45,6 +47,7 @@ from allocator.games.crossfire.battle import Battle, battle_from_data
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.schema import Expect, Scenario
 from allocator.web import builder
+from allocator.web.bodies import ScenarioBody
 from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
 from allocator.web.guards import (
     BodySizeLimit,
@@ -65,27 +68,17 @@ PAGE_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+#: Swagger UI at ``/docs`` starts itself with an inline script; it too loads nothing from elsewhere.
+DOCS_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+#: Where the Swagger UI of the ``fastapi-offline`` package (Swagger UI 5, for OpenAPI 3.1) is
+#: served from.
+DOCS_ASSETS = "/docs-assets"
 
-EXAMPLE_SCENARIO: dict[str, Any] = {
-    "building": {"name": "Barn", "capacity": 2},
-    "defender": {
-        "units": [{"id": "p", "kind": "platoon"}],
-        "stands": [{"id": "d1", "type": "rifle", "unit": "p"}],
-    },
-    "attacker": {
-        "units": [{"id": "q", "kind": "platoon"}],
-        "stands": [{"id": "a1", "type": "rifle", "unit": "q"}],
-    },
-    "allocation": {"combats": {"A": ["d1"]}, "attack": {"A": ["a1"]}, "reallocate": {}},
-}
-
-ScenarioBody = Annotated[
-    dict[str, Any],
-    Body(
-        description="A scenario, as in a scenario file (see `cfalloc schema`).",
-        examples=[EXAMPLE_SCENARIO],
-    ),
-]
+AnswerT = TypeVar("AnswerT", bound=Answer)
 
 
 class SolveRequest(BaseModel):
@@ -130,9 +123,10 @@ class ScenarioEntry(BaseModel):
     expect: Expect | None = Field(description="What it is meant to show.")
 
 
-def answer_response(answer: Answer) -> JSONResponse:
-    """An answer exactly as ``--json`` prints it (the endpoint's response_model documents it)."""
-    return JSONResponse(answer.to_json())
+class ParsedDocument(RootModel[dict[str, JsonValue]]):
+    """A pasted or uploaded document's data, as JSON: a mapping read by the same reader as a
+    file and within the same limits, but not yet checked as a scenario (``POST /api/board``
+    and ``POST /api/check`` do that)."""
 
 
 def shipped_scenarios() -> dict[str, Path]:
@@ -142,48 +136,49 @@ def shipped_scenarios() -> dict[str, Path]:
 
 
 @cache
-def scenario_listing() -> list[dict[str, Any]]:
+def scenario_listing() -> list[ScenarioEntry]:
     """Name, title and expectation of every shipped scenario (read once)."""
-    listing = []
-    for name, path in shipped_scenarios().items():
-        data = read_file(path)
-        listing.append({"name": name, "title": data.get("title"), "expect": data.get("expect")})
-    return listing
+    entries = []
+    for name in shipped_scenarios():
+        scenario = shipped_scenario(name)
+        entries.append(ScenarioEntry(name=name, title=scenario.title, expect=scenario.expect))
+    return entries
 
 
 @cache
-def shipped_scenario(name: str) -> Any:
-    """One shipped scenario's data (read once)."""
+def shipped_scenario(name: str) -> Scenario:
+    """One shipped scenario (read and validated once); dumped without its unset fields, it is
+    the file's data."""
     path = shipped_scenarios().get(name) if SHIPPED_NAME.fullmatch(name) else None
     if path is None:
         raise NotFound(f"no shipped scenario {name[:100]!r}", place="name")
-    return read_file(path)
+    return Scenario.model_validate(read_file(path))
 
 
 api = APIRouter(prefix="/api", route_class=ApiRoute)
 
 
 async def answered(
-    work: Served, scenario: dict[str, Any], compute: Callable[[Battle], Answer]
-) -> Any:
+    work: Served, scenario: dict[str, Any], compute: Callable[[Battle], AnswerT]
+) -> AnswerT:
     """The answer for ``scenario``, computed in the pool: the battle first (refused at once when
-    over a size limit), then ``compute``, which is given the server's time limit."""
+    over a size limit), then ``compute``, which is given the server's time limit. The answer is
+    built (and so validated) there; FastAPI checks its type and writes it as JSON."""
 
-    def job() -> JSONResponse:
-        battle = battle_from_data(scenario, limits=work.settings.limits)
-        return answer_response(compute(battle))
+    def job() -> AnswerT:
+        return compute(battle_from_data(scenario, limits=work.settings.limits))
 
     return await work.pool.run(job)
 
 
-@api.post("/check", responses=JSON_REFUSALS, tags=["rules"], response_model=CheckAnswer)
-async def check(scenario: ScenarioBody, work: Work) -> Any:
+@api.post("/check", responses=JSON_REFUSALS, tags=["rules"])
+async def check(scenario: ScenarioBody, work: Work) -> CheckAnswer:
     """Check the scenario's allocation (any leading part of it): `cfalloc check --json`."""
     seconds = work.settings.solve_time_limit
     return await answered(work, scenario, lambda battle: service.check_answer(battle, seconds))
 
 
-@api.post("/explain", responses=JSON_REFUSALS, tags=["rules"], response_model=ExplainAnswer)
+@api.post("/explain", responses=JSON_REFUSALS, tags=["rules"])
 async def explain(
     scenario: ScenarioBody,
     work: Work,
@@ -191,7 +186,7 @@ async def explain(
         Objective,
         Query(description="The aim of the line walked when the scenario has no allocation."),
     ] = DEFAULT_OBJECTIVE,
-) -> Any:
+) -> ExplainAnswer:
     """Narrate the procedure step by step: `cfalloc explain --objective O --json`."""
     seconds = work.settings.solve_time_limit
     return await answered(
@@ -199,8 +194,8 @@ async def explain(
     )
 
 
-@api.post("/solve", responses=JSON_REFUSALS, tags=["odds"], response_model=SolveAnswer)
-async def solve(request: SolveRequest, work: Work) -> Any:
+@api.post("/solve", responses=JSON_REFUSALS, tags=["odds"])
+async def solve(request: SolveRequest, work: Work) -> SolveAnswer:
     """The best line of play for one side: `cfalloc solve --side S --objective O --json`."""
     seconds = work.settings.solve_time_limit
     return await answered(
@@ -212,8 +207,8 @@ async def solve(request: SolveRequest, work: Work) -> Any:
     )
 
 
-@api.post("/simulate", responses=JSON_REFUSALS, tags=["odds"], response_model=SimulateAnswer)
-async def simulate(request: SimulateRequest, work: Work) -> Any:
+@api.post("/simulate", responses=JSON_REFUSALS, tags=["odds"])
+async def simulate(request: SimulateRequest, work: Work) -> SimulateAnswer:
     """Roll the dice for a complete allocation: `cfalloc simulate --seed N --json`."""
     seconds = work.settings.solve_time_limit
     return await answered(
@@ -227,7 +222,6 @@ async def simulate(request: SimulateRequest, work: Work) -> Any:
     "/parse",
     tags=["scenarios"],
     responses=refusals(400, 403, 408, 413, 422, 429),
-    response_model=Scenario,
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -236,13 +230,13 @@ async def simulate(request: SimulateRequest, work: Work) -> Any:
         }
     },
 )
-async def parse(request: Request, work: Work) -> Any:
+async def parse(request: Request, work: Work) -> ParsedDocument:
     """Read a pasted or uploaded YAML/JSON scenario and answer its data as JSON (not yet checked:
     `/api/board` and `/api/check` do that)."""
     body = await request.body()
     limits = work.settings.limits
 
-    def job() -> JSONResponse:
+    def job() -> ParsedDocument:
         try:
             data = read_bytes(body, limits=limits)
         except InputError as error:
@@ -251,7 +245,8 @@ async def parse(request: Request, work: Work) -> Any:
             raise InputError(
                 "a scenario must be a mapping with `defender` and `attacker`", place="body"
             )
-        return JSONResponse(data)
+        # As JSON writes it: a key that YAML reads as a number or true/false becomes its text.
+        return ParsedDocument(json.loads(json.dumps(data)))
 
     return await work.pool.run(job)
 
@@ -261,25 +256,22 @@ async def parse(request: Request, work: Work) -> Any:
 
 
 @api.get(
-    "/scenarios",
-    tags=["scenarios"],
-    response_model=list[ScenarioEntry],
-    responses=refusals(400),
+    "/scenarios", tags=["scenarios"], responses=refusals(400), response_model_exclude_unset=True
 )
-def scenarios() -> Any:
+def scenarios() -> list[ScenarioEntry]:
     """The shipped scenarios: name, title and what each is meant to show."""
-    return JSONResponse(scenario_listing())
+    return scenario_listing()
 
 
 @api.get(
     "/scenarios/{name}",
     tags=["scenarios"],
-    response_model=Scenario,
     responses=refusals(400, 404, 422),
+    response_model_exclude_unset=True,
 )
-def scenario(name: str) -> Any:
+def scenario(name: str) -> Scenario:
     """One shipped scenario's data, as JSON, exactly as in its file."""
-    return JSONResponse(shipped_scenario(name))
+    return shipped_scenario(name)
 
 
 pages = APIRouter(include_in_schema=False)
@@ -294,16 +286,26 @@ async def page() -> FileResponse:
 
 @pages.get("/docs")
 async def api_docs(request: Request) -> HTMLResponse:
-    """Swagger UI, served from this machine (no CDN at run time)."""
+    """Swagger UI 5, served from this machine (no CDN at run time, no online validator)."""
     from fastapi.openapi.docs import get_swagger_ui_html
 
-    return get_swagger_ui_html(
+    page = get_swagger_ui_html(
         openapi_url=request.app.openapi_url or "/openapi.json",
         title="cfalloc API",
-        swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-        swagger_css_url="/docs-assets/swagger-ui.css",
-        swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+        swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+        swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png",
+        swagger_ui_parameters={"validatorUrl": None},
     )
+    page.headers["Content-Security-Policy"] = DOCS_SECURITY_POLICY
+    return page
+
+
+def docs_assets() -> Path:
+    """The Swagger UI files of the ``fastapi-offline`` package (of the web extra)."""
+    import fastapi_offline
+
+    return Path(fastapi_offline.__file__).parent / "static"
 
 
 @asynccontextmanager
@@ -314,8 +316,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The web app: JSON API under ``/api``, the page at ``/``, OpenAPI at ``/docs``."""
-    from swagger_ui_bundle import swagger_ui_path
-
     settings = settings or WebSettings()
     app = FastAPI(
         docs_url=None,
@@ -334,7 +334,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(builder.router)
     app.include_router(pages)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+    app.mount(DOCS_ASSETS, StaticFiles(directory=docs_assets()), name="docs-assets")
     # The last added runs first: the Host check, then the cross-site check, then the body limits.
     app.add_middleware(SlowBodyTimeout, seconds=settings.body_timeout)
     app.add_middleware(BodySizeLimit, max_bytes=settings.limits.max_body_bytes)

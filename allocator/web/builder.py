@@ -1,9 +1,11 @@
 """What the page needs to set up a fight and draw it: the library, the words, the board, the YAML.
 
 The page copies no rule of the game: the organisations (grouped by nation, stands by unit), the
-ruleset profiles and their switches, the stand labels, the capacity count, who is within one
-stand width of whom, the names of new combats and the scenario file's text all come from here,
-built on the same functions the command line uses. Every name in a request is a bare library
+ruleset profiles and their switches, the stand labels, the page's stages and what each step asks,
+the rules' statements, the scenario file's defaults and bounds, the server's limits, how numbers
+are rounded, the capacity count, who is within one stand width of whom, the names of new combats
+and the scenario file's text all come from here, built on the same functions the command line
+uses. Every name in a request is a bare library
 name (never a path), and every scenario goes through the same reader, validation and limits as a
 file does.
 
@@ -18,17 +20,19 @@ file does.
 from __future__ import annotations
 
 import re
+from functools import cache
 from itertools import groupby, islice
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import yaml
-from fastapi import APIRouter, Body
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from allocator.core.budget import Budget
 from allocator.core.library import names
+from allocator.core.limits import Limits
 from allocator.core.reader import excerpt, walk
+from allocator.core.text import PERCENT_DIGITS, SIGNED_DIGITS, listing
 from allocator.games.crossfire.battle import (
     COMMANDERS,
     ROLES,
@@ -37,17 +41,19 @@ from allocator.games.crossfire.battle import (
     battle_from_data,
     load_organisation,
 )
+from allocator.games.crossfire.explain import PART_OF_STEP, requirements
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, OBJECTIVES
 from allocator.games.crossfire.profile import crossfire_profiles, shipped_profile
-from allocator.games.crossfire.rules import RULES, STEP_TITLES
+from allocator.games.crossfire.rules import RULES, STEP_TITLES, step_rules
 from allocator.games.crossfire.rules import capacity as capacity_rules
 from allocator.games.crossfire.rules.base import combat_names
+from allocator.games.crossfire.rules.resolution import keeps_fighting
 from allocator.games.crossfire.schema import (
-    RATINGS,
     Building,
     Organisation,
     Position,
     Quality,
+    Scenario,
     SideName,
     Stand,
     StandType,
@@ -55,6 +61,7 @@ from allocator.games.crossfire.schema import (
     UnitKind,
 )
 from allocator.games.crossfire.warnings import battle_warnings, leaders_near
+from allocator.web.bodies import ScenarioBody
 from allocator.web.errors import JSON_REFUSALS, NotFound, refusals
 from allocator.web.work import ApiRoute, Work
 
@@ -80,17 +87,19 @@ ROLE_LABELS: dict[Role, str] = {
     Role.leader: "leader",
     Role.noncombatant: "non-combatant",
 }
+#: The page's stages, one for each part of an allocation (its steps: ``PART_OF_STEP``), and the
+#: side that moves in each.
+STAGE_PARTS: dict[str, tuple[SideName, str]] = {
+    "combats": ("defender", "Defender combats"),
+    "attack": ("attacker", "Attacker answer"),
+    "reallocate": ("defender", "Reallocation"),
+}
 #: A flow collection (``{id: d1, type: rifle}``) is written on one line up to this width.
 FLOW_WIDTH = 88
 #: Characters YAML reads as line breaks or refuses raw: written escaped, in double quotes.
 _ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 #: Longer texts are written folded (``description: >``), as the shipped scenarios are.
 FOLDED_TEXT = 80
-
-ScenarioBody = Annotated[
-    dict[str, Any], Body(description="A scenario, as in a scenario file (see `cfalloc schema`).")
-]
-
 
 # ---------------------------------------------------------------- the answers
 
@@ -102,6 +111,10 @@ class StandTypeTerm(BaseModel):
     role_label: str
     commander: bool = Field(description="A CC or BC: may head a combat and count as a squad.")
     rated: bool = Field(description="A leader, who has a command rating.")
+    fights: bool = Field(
+        description="A squad, CC or BC: an attacking leader joins a combat beside one (5a), and "
+        "a side with one left can still assault (7b)."
+    )
 
 
 class RuleTerm(BaseModel):
@@ -131,25 +144,70 @@ class ObjectiveTerm(BaseModel):
     whole_fight: bool = Field(description="Valued over the whole fight, not one round.")
 
 
-class RatingBounds(BaseModel):
-    """The least and the most a leader's command rating may be."""
+class StageTerm(BaseModel):
+    """One stage of the page's board: the part of the allocation it builds, and its steps."""
 
-    least: int
-    most: int
+    stage: int
+    part: Literal["combats", "attack", "reallocate"] = Field(
+        description="The part of the allocation this stage builds."
+    )
+    side: SideName = Field(description="The side whose stands move in this stage.")
+    steps: list[int] = Field(description="The steps of the procedure it covers.")
+    title: str
+    procedure: str = Field(description="Its steps in words: `steps 1–3`.")
+
+
+class FieldTerm(BaseModel):
+    """One field of the scenario file as its JSON Schema states it: default, bounds, words."""
+
+    default: int | bool | str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    description: str | None = None
+    rules: list[str] = Field(default_factory=list, description="The rules about this field.")
+
+
+class ScenarioFields(BaseModel):
+    """The fields of a scenario the page sets, as the file format states them."""
+
+    title: FieldTerm
+    building_name: FieldTerm
+    capacity: FieldTerm
+    surprise: FieldTerm
+    ruleset: FieldTerm
+    stand_id: FieldTerm
+    rating: FieldTerm
+    quality: FieldTerm
+    suppressed: FieldTerm
+    near: FieldTerm
+    unit_kind: FieldTerm = Field(description="The kind of a new unit of the player's own.")
+    stand_type: FieldTerm = Field(description="The type of a new stand of the player's own.")
+
+
+class NumberFormat(BaseModel):
+    """How the command line rounds numbers (half up), so that the page writes the same."""
+
+    percent_digits: int = Field(description="Decimals of a percentage: 13/16 is 81.3%.")
+    signed_digits: int = Field(description="Decimals of an expectation: +0.44, 2.07 stands.")
 
 
 class Terms(BaseModel):
-    """The words of the game: stand types, unit kinds, qualities, rules and steps, the
-    objectives and the bounds of a rating."""
+    """The words of the game and of the page: stand types, unit kinds, qualities, rules, steps,
+    the board's stages, the scenario fields' defaults and bounds, the limits, number format."""
 
     stand_types: list[StandTypeTerm]
     unit_kinds: list[UnitKind]
     qualities: list[Quality]
     rules: list[RuleTerm]
     steps: list[StepTerm]
+    stages: list[StageTerm]
+    fields: ScenarioFields
+    limits: Limits = Field(description="This server's size and time limits.")
+    numbers: NumberFormat
     objectives: list[ObjectiveTerm] = Field(description="In the order a picker offers them.")
     default_objective: str = Field(description="What every command and the page play for.")
-    ratings: RatingBounds
 
 
 class OrganisationEntry(BaseModel):
@@ -229,6 +287,15 @@ class Profiles(BaseModel):
     profiles: list[Profile]
 
 
+class StepWords(BaseModel):
+    """What one step of the procedure asks of this scenario's stands, in words."""
+
+    step: int
+    title: str
+    rules: list[str]
+    says: list[str]
+
+
 class Board(BaseModel):
     """A scenario as the page draws it: the building, both sides' stands and what follows."""
 
@@ -246,6 +313,8 @@ class Board(BaseModel):
         description="Each attacking leader and the squads, CCs and BCs within one stand width "
         "of him (5a), by `near` lists or positions."
     )
+    near_words: dict[str, str] = Field(description="Each attacking leader's `near`, in words.")
+    steps: list[StepWords] = Field(description="What each step asks of these stands (explain).")
     warnings: list[str]
 
 
@@ -275,7 +344,62 @@ def stand_entry(side: SideName | None, stand: Stand) -> StandEntry:
     )
 
 
-def terms() -> Terms:
+def stages() -> list[StageTerm]:
+    """The page's stages, in the order of the procedure: each part of an allocation."""
+    found = []
+    for number, (part, (side, title)) in enumerate(STAGE_PARTS.items(), start=1):
+        steps = sorted(step for step, of in PART_OF_STEP.items() if of == part)
+        procedure = f"steps {steps[0]}–{steps[-1]}" if len(steps) > 1 else f"step {steps[0]}"
+        found.append(
+            StageTerm(
+                stage=number, part=part, side=side, steps=steps, title=title, procedure=procedure
+            )
+        )
+    return found
+
+
+def _field(schema: dict[str, Any], *place: str, rules: tuple[str, ...] = ()) -> FieldTerm:
+    """A field of the scenario's JSON Schema (``$defs``, a model, a property), its ``null``
+    alternative left out."""
+    node: dict[str, Any] = schema
+    for key in place:
+        node = node["$defs"][key] if key[0].isupper() else node["properties"][key]
+    facts = dict(node)
+    for alternative in node.get("anyOf", ()):
+        if alternative.get("type") != "null" and "$ref" not in alternative:
+            facts = alternative | facts
+    return FieldTerm(
+        default=facts.get("default"),
+        minimum=facts.get("minimum"),
+        maximum=facts.get("maximum"),
+        max_length=facts.get("maxLength"),
+        pattern=facts.get("pattern"),
+        description=facts.get("description"),
+        rules=list(rules),
+    )
+
+
+def scenario_fields() -> ScenarioFields:
+    """The defaults and bounds of the fields the page sets, from the scenario's JSON Schema."""
+    schema = Scenario.model_json_schema()
+    return ScenarioFields(
+        title=_field(schema, "title"),
+        building_name=_field(schema, "Building", "name"),
+        capacity=_field(schema, "Building", "capacity", rules=("B1", "B2")),
+        surprise=_field(schema, "surprise"),
+        ruleset=_field(schema, "ruleset"),
+        stand_id=_field(schema, "Stand", "id"),
+        rating=_field(schema, "Stand", "rating", rules=("L1", "L2", "L3")),
+        quality=_field(schema, "Stand", "quality"),
+        suppressed=_field(schema, "Stand", "suppressed"),
+        near=_field(schema, "Stand", "near", rules=("5a",)),
+        unit_kind=FieldTerm(default=UnitKind.platoon),
+        stand_type=FieldTerm(default=StandType.rifle),
+    )
+
+
+@cache
+def _terms() -> Terms:
     return Terms(
         stand_types=[
             StandTypeTerm(
@@ -285,6 +409,7 @@ def terms() -> Terms:
                 role_label=ROLE_LABELS[ROLES[kind]],
                 commander=kind in COMMANDERS,
                 rated=ROLES[kind] == Role.leader,
+                fights=keeps_fighting(ROLES[kind], kind in COMMANDERS),
             )
             for kind in StandType
         ],
@@ -292,6 +417,10 @@ def terms() -> Terms:
         qualities=list(Quality),
         rules=[RuleTerm(id=r.id, step=r.step, statement=r.statement) for r in RULES.values()],
         steps=[StepTerm(step=step, title=title) for step, title in STEP_TITLES.items()],
+        stages=stages(),
+        fields=scenario_fields(),
+        limits=Limits(),
+        numbers=NumberFormat(percent_digits=PERCENT_DIGITS, signed_digits=SIGNED_DIGITS),
         objectives=[
             ObjectiveTerm(
                 name=o.name,
@@ -304,8 +433,12 @@ def terms() -> Terms:
             for o in OBJECTIVES.values()
         ],
         default_objective=DEFAULT_OBJECTIVE.name,
-        ratings=RatingBounds(least=RATINGS[0], most=RATINGS[1]),
     )
+
+
+def terms(limits: Limits | None = None) -> Terms:
+    """The words of the game and the page (built once), with this server's ``limits``."""
+    return _terms().model_copy(update={"limits": limits or Limits()})
 
 
 def organisations() -> list[Organisation]:
@@ -401,6 +534,7 @@ def profiles() -> Profiles:
 
 def board(battle: Battle) -> Board:
     scenario = battle.scenario
+    near = leaders_near(battle)
     return Board(
         title=battle.title,
         description=scenario.description,
@@ -410,9 +544,21 @@ def board(battle: Battle) -> Board:
         defender=[stand_entry("defender", s) for s in battle.defender.stands.values()],
         attacker=[stand_entry("attacker", s) for s in battle.attacker.stands.values()],
         combat_names=combat_names(len(battle.defender.stands) + 1),
-        near=leaders_near(battle),
+        near=near,
+        near_words={leader: near_words(leader, ids) for leader, ids in near.items()},
+        steps=[
+            StepWords(
+                step=step, title=title, rules=step_rules(step), says=requirements(battle, step)
+            )
+            for step, title in STEP_TITLES.items()
+        ],
         warnings=battle_warnings(battle),
     )
+
+
+def near_words(leader: str, near: list[str]) -> str:
+    """``apc is within one stand width of a1 and a2.``"""
+    return f"{leader} is within one stand width of {listing(near, 'nobody who fights')}."
 
 
 # ---------------------------------------------------------------- the file's text
@@ -533,10 +679,11 @@ router = APIRouter(prefix="/api", route_class=ApiRoute, tags=["page"])
 
 
 @router.get("/terms", responses=refusals(400))
-def get_terms() -> Terms:
-    """The words of the game: stand types with their labels and roles, unit kinds, qualities,
-    every rule's statement and every step's title."""
-    return terms()
+def get_terms(work: Work) -> Terms:
+    """The words of the game and the page: stand types with their labels and roles, unit kinds,
+    qualities, every rule's statement and every step's title, the board's stages, the defaults
+    and bounds of the scenario's fields, this server's limits and how numbers are rounded."""
+    return terms(work.settings.limits)
 
 
 @router.get("/organisations", responses=refusals(400))
@@ -562,28 +709,25 @@ def get_profiles() -> Profiles:
     return profiles()
 
 
-@router.post("/board", responses=JSON_REFUSALS, response_model=Board)
-async def post_board(scenario: ScenarioBody, work: Work) -> Any:
+@router.post("/board", responses=JSON_REFUSALS)
+async def post_board(scenario: ScenarioBody, work: Work) -> Board:
     """A scenario as the page draws it: the building and what it holds, both sides' stands
     (organisations expanded) with their labels, names for new combats, which attacking leaders
     are near whom, and the warnings."""
 
-    def job() -> JSONResponse:
-        drawn = board(battle_from_data(scenario, limits=work.settings.limits))
-        return JSONResponse(drawn.model_dump(mode="json"))
+    def job() -> Board:
+        return board(battle_from_data(scenario, limits=work.settings.limits))
 
     return await work.pool.run(job)
 
 
-@router.post("/scenario-yaml", responses=JSON_REFUSALS, response_model=ScenarioYaml)
-async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> Any:
+@router.post("/scenario-yaml", responses=JSON_REFUSALS)
+async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> ScenarioYaml:
     """A scenario as the text of a scenario file, checked as `cfalloc check` would read it."""
 
-    def job() -> JSONResponse:
+    def job() -> ScenarioYaml:
         budget = Budget(work.settings.solve_time_limit)
         battle = battle_from_data(scenario, limits=work.settings.limits)
-        text = scenario_yaml(battle, budget)
-        written = ScenarioYaml(yaml=text, file_name=file_name(battle))
-        return JSONResponse(written.model_dump(mode="json"))
+        return ScenarioYaml(yaml=scenario_yaml(battle, budget), file_name=file_name(battle))
 
     return await work.pool.run(job)

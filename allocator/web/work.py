@@ -11,9 +11,9 @@ reader within the limits (and in the pool), and ``Work`` to reach the pool and t
 
     router = APIRouter(prefix="/api", route_class=ApiRoute)
 
-    @router.post("/thing", response_model=ThingAnswer)
-    async def thing(body: ThingRequest, work: Work) -> Any:
-        return await work.pool.run(lambda: JSONResponse(compute(body).to_json()))
+    @router.post("/thing")
+    async def thing(body: ThingRequest, work: Work) -> ThingAnswer:
+        return await work.pool.run(lambda: compute(body))
 
 >>> import asyncio
 >>> pool = WorkPool(workers=1, queue=0, retry_after=1)

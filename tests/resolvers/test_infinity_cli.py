@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from allocator.cli.app import app
 from allocator.core.library import folder
 from allocator.core.limits import default_limits
-from allocator.core.resolution import ResolveAnswer
+from allocator.games.answer import ResolveAnswer
 
 EXAMPLES = folder("scenarios") / "infinity"
 runner = CliRunner()

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from allocator.core.errors import InputError, LimitError
 from allocator.core.limits import Limits
 from allocator.core.validation import validate
+from allocator.games.answer import resolve_answer
 from allocator.games.infinity.calculator import close_combat, menus
 from allocator.games.infinity.details import InfinityDetails
 from allocator.games.infinity.dice import CRITICAL, face_to_face, roll_counts, roll_value
@@ -596,9 +597,11 @@ def test_the_chance_within_k_orders_only_grows():
 
 
 def test_close_combat_takes_two_troopers_and_a_ruleset():
-    answer = close_combat(
-        {"attribute": 15, "ps": 8, "vita": 1}, {"attribute": 13, "ps": 8, "vita": 1}, rules="n5"
-    ).answer()
+    answer = resolve_answer(
+        close_combat(
+            {"attribute": 15, "ps": 8, "vita": 1}, {"attribute": 13, "ps": 8, "vita": 1}, rules="n5"
+        )
+    )
     assert answer.details is not None and answer.details.rules == "n5"
     with pytest.raises(InputError, match=r"^active\.burst: Input should be greater than"):
         close_combat({"attribute": 15, "burst": -1}, {"attribute": 13})

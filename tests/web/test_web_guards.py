@@ -26,6 +26,7 @@ from allocator.games.crossfire import service
 from allocator.web import guards
 from allocator.web.app import create_app
 from allocator.web.settings import WebSettings
+from web.endpoints import scenario_paths
 
 SEED = read_file(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml")
 BASE_URL = "http://127.0.0.1:8000"
@@ -349,7 +350,7 @@ def long_names(length: int) -> dict[str, Any]:
 @pytest.mark.parametrize("length", [65, 5_000, 60_000])
 def test_long_names_get_a_4xx(client: TestClient, length: int) -> None:
     body = long_names(length)
-    for path in ("/api/check", "/api/board", "/api/explain"):
+    for path in scenario_paths(client.app):
         response = client.post(path, json=body)
         assert 400 <= response.status_code < 500, (path, response.text)
 

@@ -24,6 +24,7 @@ from allocator.core.reader import read_text
 from allocator.games.crossfire import service
 from allocator.games.crossfire.battle import load_battle, load_organisation
 from allocator.games.crossfire.rules import RULES
+from allocator.games.crossfire.schema import Building
 
 pytestmark = pytest.mark.browser
 
@@ -245,7 +246,7 @@ def test_the_page_solves_a_company_assault(page: Any) -> None:
     for unit in ("bn", "coy", "1plt", "2plt", "3plt", "mg-coy"):
         page.get_by_test_id(f"builder-unit-attacker-{unit}").click()
     builder_yaml(page)
-    use_built_fight(page, "House")
+    use_built_fight(page, Building().name)  # the file format's default name
     expect(page.get_by_test_id("attacker-pool").locator("[data-testid^=counter-]")).to_have_count(
         18
     )
@@ -793,7 +794,7 @@ def test_builder_takes_units_and_stands_of_your_own(page: Any) -> None:
             {"id": "a2", "type": "smg", "unit": "raiders"},
         ],
     }
-    use_built_fight(page, "House")
+    use_built_fight(page, Building().name)  # the file format's default name
     expect(page.get_by_test_id("counter-a2")).to_contain_text("SMG")
 
 

@@ -1,8 +1,10 @@
-"""What the API serves so that the page copies no rule: the objectives' names and words, the
-default objective and the bounds of a rating (``/api/terms``), and the stands still to place
-(``/api/check``)."""
+"""What /api/terms serves the page, each from its one source: the stages from the parts of an
+allocation, the fields' defaults and bounds from the scenario's JSON Schema, the limits from the
+server's settings, the rounding digits from the command line's."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -10,52 +12,66 @@ pytest.importorskip("fastapi", reason="the web extra is not installed (pip insta
 
 from fastapi.testclient import TestClient
 
-from allocator.core.library import folder
-from allocator.core.reader import read_file
-from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, OBJECTIVES
-from allocator.games.crossfire.schema import RATINGS
+from allocator.core.limits import Limits
+from allocator.core.text import PERCENT_DIGITS, SIGNED_DIGITS
+from allocator.games.crossfire.explain import PART_OF_STEP
+from allocator.games.crossfire.rules import RULES, STEP_TITLES
+from allocator.games.crossfire.schema import Building, Scenario, Stand, StandType
 from allocator.web.app import create_app
 from allocator.web.settings import WebSettings
 
+LIMITS = Limits(max_stands_per_side=33)
+
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings()), base_url="http://127.0.0.1:8000")
+def terms() -> Any:
+    client = TestClient(create_app(WebSettings(limits=LIMITS)), base_url="http://127.0.0.1")
+    return client.get("/api/terms").json()
 
 
-def test_terms_serve_every_objective_with_its_words(client: TestClient) -> None:
-    terms = client.get("/api/terms").json()
-    assert [o["name"] for o in terms["objectives"]] == list(OBJECTIVES)
-    assert terms["default_objective"] == DEFAULT_OBJECTIVE.name == "take"
-    for served in terms["objectives"]:
-        objective = OBJECTIVES[served["name"]]
-        assert served == {
-            "name": objective.name,
-            "title": objective.title,
-            "words": objective.words,
-            "label": objective.label,
-            "unit": objective.unit,
-            "whole_fight": not objective.one_round,
-        }
+def test_the_stages_are_the_parts_of_an_allocation_in_order(terms: Any) -> None:
+    stages = terms["stages"]
+    assert [s["stage"] for s in stages] == [1, 2, 3]
+    assert [s["part"] for s in stages] == list(dict.fromkeys(PART_OF_STEP.values()))
+    for stage in stages:
+        assert stage["steps"] == [n for n, part in PART_OF_STEP.items() if part == stage["part"]]
+        assert str(stage["steps"][0]) in stage["procedure"]
+    assert [s["side"] for s in stages] == ["defender", "attacker", "defender"]
 
 
-def test_terms_serve_the_bounds_of_a_rating(client: TestClient) -> None:
-    assert client.get("/api/terms").json()["ratings"] == {"least": RATINGS[0], "most": RATINGS[1]}
+def test_the_fields_are_what_the_scenario_schema_says(terms: Any) -> None:
+    fields = terms["fields"]
+    rating = Stand.model_json_schema()["properties"]["rating"]["anyOf"][0]
+    assert (fields["rating"]["minimum"], fields["rating"]["maximum"]) == (
+        rating["minimum"],
+        rating["maximum"],
+    )
+    capacity = Building.model_fields["capacity"]
+    assert fields["capacity"]["default"] == capacity.default == Building().capacity
+    assert fields["building_name"]["default"] == Building().name
+    assert fields["ruleset"]["default"] == Scenario.model_fields["ruleset"].default
+    assert fields["surprise"]["description"] == Scenario.model_fields["surprise"].description
+    assert fields["stand_type"]["default"] in {kind.value for kind in StandType}
+    for field in fields.values():
+        assert set(field["rules"]) <= set(RULES)
+    assert fields["near"]["rules"] == ["5a"]
 
 
-def test_solve_and_explain_take_the_building_by_default(client: TestClient) -> None:
-    scenario = read_file(folder("scenarios") / "fight-together-or-apart.yaml")
-    solved = client.post("/api/solve", json={"scenario": scenario, "side": "defender"}).json()
-    explained = client.post("/api/explain", json=scenario).json()
-    assert solved["objective"] == explained["objective"] == "take"
-    assert solved["value_exact"] == explained["fight"]["p_attacker_takes"] == "319/512"
+def test_the_limits_are_this_servers_and_the_digits_the_command_lines(terms: Any) -> None:
+    assert terms["limits"] == LIMITS.model_dump(mode="json")
+    assert terms["numbers"] == {"percent_digits": PERCENT_DIGITS, "signed_digits": SIGNED_DIGITS}
 
 
-def test_check_names_the_attacking_squads_still_to_place_not_the_gun(client: TestClient) -> None:
-    scenario = read_file(folder("scenarios") / "rule-4d-pass.yaml")
-    scenario["allocation"]["attack"] = {"A": ["jp-1plt-sq1"]}
-    answer = client.post("/api/check", json=scenario).json()
-    assert answer["legal"] is False
-    assert answer["still_to_place"] == ["jp-bn-jhmg1"]
-    scenario["allocation"] = {"combats": {"A": ["us-1plt-sq1"]}}
-    assert client.post("/api/check", json=scenario).json()["still_to_place"] == ["us-1plt-sq2"]
+def test_the_steps_and_stand_types_are_the_rules(terms: Any) -> None:
+    assert {s["step"]: s["title"] for s in terms["steps"]} == STEP_TITLES
+    fights = {t["type"] for t in terms["stand_types"] if t["fights"]}
+    assert fights == {"rifle", "smg", "engineer", "jhmg", "cc", "bc"}
+
+
+def test_the_board_says_what_each_step_asks(terms: Any) -> None:
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
+    scenario = client.get("/api/scenarios/guide-2hmg-1squad-v-4").json()
+    board = client.post("/api/board", json=scenario).json()
+    assert [s["step"] for s in board["steps"]] == list(STEP_TITLES)
+    assert all(s["says"] for s in board["steps"])
+    assert "(1a)" in board["steps"][1]["says"][0]

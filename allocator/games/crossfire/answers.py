@@ -13,54 +13,33 @@ True
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from allocator.core.exact import Exact, ExactValue
 from allocator.core.violations import Violation
 from allocator.games.crossfire.objectives import Objective
-from allocator.games.crossfire.schema import Allocation
+from allocator.games.crossfire.schema import Allocation, is_none
 
 Side = Literal["attacker", "defender"]
 
 
 class Answer(BaseModel):
-    """Base of the answers: fields listed in ``omit_when_none`` are left out while None, and so
-    are the parts of an allocation that are not given."""
+    """Base of the answers. A field declared with ``exclude_if=is_none`` is left out while None,
+    and so are the parts of an allocation that are not given: the same in ``--json`` and in the
+    web's answers, which FastAPI serializes from the same model."""
 
     model_config = ConfigDict(extra="forbid")
-    omit_when_none: ClassVar[frozenset[str]] = frozenset()
 
     def to_json(self) -> dict[str, Any]:
         """The answer as JSON-ready data (the same for the command line and the web)."""
         data: dict[str, Any] = self.model_dump(mode="json")
-        _prune(self, data)
         return data
-
-
-def _prune(value: Any, dumped: Any) -> None:
-    """Drop, in ``dumped`` (the JSON of ``value``), the keys its models leave out when None."""
-    if isinstance(value, BaseModel) and isinstance(dumped, dict):
-        omitted = value.omit_when_none if isinstance(value, Answer) else frozenset(dumped)
-        for key in omitted:
-            if key in dumped and dumped[key] is None:
-                del dumped[key]
-        for name in type(value).model_fields:
-            if name in dumped:
-                _prune(getattr(value, name), dumped[name])
-    elif isinstance(value, list | tuple) and isinstance(dumped, list):
-        for item, dumped_item in zip(value, dumped, strict=True):
-            _prune(item, dumped_item)
-    elif isinstance(value, dict) and isinstance(dumped, dict):
-        for key, item in value.items():
-            _prune(item, dumped.get(str(key)))
 
 
 class CombatAnswer(Answer):
     """One combat of a round: who fights, both totals and their parts, the odds."""
-
-    omit_when_none = frozenset({"decided"})
 
     name: str
     defenders: list[str]
@@ -74,7 +53,9 @@ class CombatAnswer(Answer):
     p_attacker_wins: float
     p_attacker_wins_exact: Exact
     decided: str | None = Field(
-        default=None, description="Why the combat needs no roll (a side that cannot fight)."
+        default=None,
+        exclude_if=is_none,
+        description="Why the combat needs no roll (a side that cannot fight).",
     )
 
 
@@ -99,8 +80,6 @@ class RoundAnswer(Answer):
 class CheckAnswer(Answer):
     """What ``cfalloc check --json`` prints and ``POST /api/check`` returns."""
 
-    omit_when_none = frozenset({"completion", "odds", "cut_short"})
-
     legal: bool
     violations: list[Violation]
     nearest_legal: Allocation | None = Field(
@@ -109,14 +88,18 @@ class CheckAnswer(Answer):
     )
     completion: Allocation | None = Field(
         default=None,
+        exclude_if=is_none,
         description="For a legal leading part of the allocation: one legal way to finish it, "
         "found by the CP-SAT model (the proof that it can still be completed).",
     )
     odds: RoundAnswer | None = Field(
-        default=None, description="Every combat's totals and odds, for a complete legal allocation."
+        default=None,
+        exclude_if=is_none,
+        description="Every combat's totals and odds, for a complete legal allocation.",
     )
     cut_short: str | None = Field(
         default=None,
+        exclude_if=is_none,
         description="What the time limit cut short: the nearest legal allocation or the "
         "completion, when it was not found in time (the rules broken are all listed).",
     )
@@ -152,21 +135,11 @@ class FightAnswer(Answer):
     When the time limit stopped the search, only ``bounds``, ``states`` and ``one_round`` are
     known: the rest is left out."""
 
-    omit_when_none = frozenset(
-        {
-            "p_attacker_takes",
-            "p_defender_holds",
-            "expected_rounds",
-            "expected_stands_lost",
-            "outcomes",
-        }
-    )
-
-    p_attacker_takes: Exact | None = None
-    p_defender_holds: Exact | None = None
-    expected_rounds: float | None = None
-    expected_stands_lost: dict[Side, float] | None = None
-    outcomes: list[FightOutcome] | None = None
+    p_attacker_takes: Exact | None = Field(default=None, exclude_if=is_none)
+    p_defender_holds: Exact | None = Field(default=None, exclude_if=is_none)
+    expected_rounds: float | None = Field(default=None, exclude_if=is_none)
+    expected_stands_lost: dict[Side, float] | None = Field(default=None, exclude_if=is_none)
+    outcomes: list[FightOutcome] | None = Field(default=None, exclude_if=is_none)
     states: int = Field(description="How many states of the fight (survivors) were searched.")
     bounds: tuple[Exact, Exact] | None = Field(
         default=None,
@@ -180,8 +153,6 @@ class FightAnswer(Answer):
 
 class SolveAnswer(Answer):
     """What ``cfalloc solve --json`` prints and ``POST /api/solve`` returns."""
-
-    omit_when_none = frozenset({"fight"})
 
     status: Literal["optimal", "feasible"]
     side: Side
@@ -198,13 +169,11 @@ class SolveAnswer(Answer):
     note: str | None = Field(
         description="Why the answer is not proven optimal (the time limit), or None."
     )
-    fight: FightAnswer | None = None
+    fight: FightAnswer | None = Field(default=None, exclude_if=is_none)
 
 
 class ExplainStep(Answer):
     """One step of the walkthrough: what it asks, what was chosen, and whether it was followed."""
-
-    omit_when_none = frozenset({"odds"})
 
     step: int
     title: str
@@ -212,23 +181,21 @@ class ExplainStep(Answer):
     text: list[str]
     status: Literal["followed", "optimal", "best found", "broken", "not given", "not reached"]
     violations: list[Violation]
-    odds: RoundAnswer | None = None
+    odds: RoundAnswer | None = Field(default=None, exclude_if=is_none)
 
 
 class ExplainAnswer(Answer):
     """What ``cfalloc explain --json`` prints and ``POST /api/explain`` returns."""
-
-    omit_when_none = frozenset({"objective", "fight"})
 
     title: str
     mode: Literal["check", "optimal", "best found"] = Field(
         description="check: the file's allocation; optimal: the proven best line of play; "
         "best found: the best line the time limit allowed, not proven optimal."
     )
-    objective: Objective | None = None
+    objective: Objective | None = Field(default=None, exclude_if=is_none)
     steps: list[ExplainStep]
     warnings: list[str] = Field(default_factory=list)
-    fight: FightAnswer | None = None
+    fight: FightAnswer | None = Field(default=None, exclude_if=is_none)
 
 
 class Roll(Answer):
@@ -241,8 +208,6 @@ class Roll(Answer):
 
 
 class RolledCombat(Answer):
-    omit_when_none = frozenset({"note"})
-
     name: str
     attackers: list[str]
     defenders: list[str]
@@ -252,7 +217,7 @@ class RolledCombat(Answer):
     defender_parts: list[tuple[str, int]]
     rolls: list[Roll]
     winner: Side
-    note: str | None = None
+    note: str | None = Field(default=None, exclude_if=is_none)
 
 
 class PlayedRound(Answer):
@@ -281,8 +246,6 @@ class TrialCombat(Answer):
 class TrialsAnswer(Answer):
     """What ``cfalloc simulate --trials K --json`` prints."""
 
-    omit_when_none = frozenset({"take_rate", "p_take", "p_take_exact", "note"})
-
     trials: int = Field(description="The trials played (fewer than asked if the time ran out).")
     asked: int = Field(description="The trials asked for (--trials).")
     seed: int
@@ -297,12 +260,17 @@ class TrialsAnswer(Answer):
     p_sweep: float
     p_sweep_exact: Exact
     take_rate: float | None = Field(
-        default=None, description="With `take`: the share of the fights the attacker took."
+        default=None,
+        exclude_if=is_none,
+        description="With `take`: the share of the fights the attacker took.",
     )
-    p_take: float | None = None
+    p_take: float | None = Field(default=None, exclude_if=is_none)
     p_take_exact: Exact | None = Field(
         default=None,
+        exclude_if=is_none,
         description="With `take`: the exact chance of taking the building, round 1 played as "
         "the trials played it.",
     )
-    note: str | None = Field(default=None, description="When the time limit ended the trials.")
+    note: str | None = Field(
+        default=None, exclude_if=is_none, description="When the time limit ended the trials."
+    )

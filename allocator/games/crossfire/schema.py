@@ -71,6 +71,11 @@ Coordinate = Annotated[
 Position = tuple[Coordinate, Coordinate]
 
 
+def is_none(value: object) -> bool:
+    """``exclude_if`` of an optional part: the JSON leaves it out while it is None."""
+    return value is None
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -199,13 +204,19 @@ class Allocation(Strict):
     """Any leading part of the procedure's choices."""
 
     combats: dict[Id, list[Id]] | None = Field(
-        default=None, description="Steps 1-3: the defender's named combats and their stands."
+        default=None,
+        exclude_if=is_none,
+        description="Steps 1-3: the defender's named combats and their stands.",
     )
     attack: dict[Id, list[Id]] | None = Field(
-        default=None, description="Steps 4-5: the attacking stands sent against each combat."
+        default=None,
+        exclude_if=is_none,
+        description="Steps 4-5: the attacking stands sent against each combat.",
     )
     reallocate: dict[Id, Id] | None = Field(
-        default=None, description="Step 6: defending stand -> the combat it moves to."
+        default=None,
+        exclude_if=is_none,
+        description="Step 6: defending stand -> the combat it moves to.",
     )
 
 

@@ -2,11 +2,12 @@
 ruleset in, the typed answer out; and the menus (rulesets, ammunition, traits, immunities,
 skills with their levels) a page builds its forms from, read from the ruleset profiles.
 
->>> answer = close_combat({"attribute": 15, "ps": 8, "vita": 1},
-...     {"attribute": 13, "ps": 8, "armour": 1, "vita": 1}, rules="n5").answer()
->>> answer.outcomes["active_wins"].exact
+>>> from allocator.games.infinity.details import InfinityDetails
+>>> resolution = close_combat({"attribute": 15, "ps": 8, "vita": 1},
+...     {"attribute": 13, "ps": 8, "armour": 1, "vita": 1}, rules="n5")
+>>> resolution.distribution["active_wins"]
 Fraction(207, 400)
->>> [trooper.side for trooper in answer.details.troopers]
+>>> [trooper.side for trooper in resolution.details_of(InfinityDetails).troopers]
 ['active', 'reactive']
 >>> menu = menus().ruleset("n5")
 >>> [option.value for option in menu.skill("martial_arts").options]
@@ -69,7 +70,8 @@ def close_combat(
     Returns
     -------
     Resolution
-        The answer the command line prints; ``.answer()`` is the typed JSON answer, with an
+        The answer the command line prints (``allocator.games.answer.resolve_answer`` makes it
+        the typed JSON answer), with an
         :class:`~allocator.games.infinity.details.InfinityDetails` as its details.
 
     Raises

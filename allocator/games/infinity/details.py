@@ -42,7 +42,6 @@ ModifiedPart = Literal[
 ]
 
 
-
 class RollSummary(Details):
     """One side's roll once the modifiers and the allies are counted."""
 

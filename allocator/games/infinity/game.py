@@ -26,8 +26,8 @@ class QuickRoll(BaseModel):
     reactive: str = Field("0/0", description="Reactive roll; 0/0: none (Normal Roll).")
     active_damage: int | None = Field(None, description="DAM of the active's hits.")
     reactive_damage: int | None = Field(None, description="DAM of the reactive's hits.")
-    active_ammo: str = Field("N", description="N, DA or EXP.")
-    reactive_ammo: str = Field("N", description="N, DA or EXP.")
+    active_ammo: str = Field("N", description="Its ammunition: N, AP, DA, EXP, T2, Shock, ...")
+    reactive_ammo: str = Field("N", description="Its ammunition: N, AP, DA, EXP, T2, Shock, ...")
     active_armour: int = Field(0, description="ARM of the active trooper.")
     reactive_armour: int = Field(0, description="ARM of the reactive trooper.")
 

@@ -5,13 +5,13 @@ import {renderBoard, wireBoard} from "./js/board.js";
 import {wireBuilder} from "./js/builder.js";
 import {wireCheck} from "./js/check.js";
 import {wireDice} from "./js/dice.js";
-import {$, el, fill} from "./js/dom.js";
+import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSolve} from "./js/solve.js";
 import {emptyAllocation} from "./js/allocation.js";
-import {STAGES} from "./js/stages.js";
+import {STAGES, useStages} from "./js/stages.js";
 import {commit, on, setStep, state, undo} from "./js/state.js";
 
 /** The glossary the rule links point to: every rule's statement, step by step. */
@@ -26,13 +26,34 @@ function renderGlossary(terms) {
   }));
 }
 
+/** The buttons of the board's stages, as the server names them. */
+function renderStageButtons() {
+  $("steps").prepend(...STAGES.map((stage) => el("button", {
+    type: "button", class: "step", "data-step": stage.stage, "data-testid": `step-${stage.stage}`,
+    onclick: () => setStep(stage.stage),
+  }, el("b", {text: String(stage.stage)}), ` ${stage.title} `,
+  el("small", {text: stage.procedure}))));
+}
+
+/** The server's words, stages and number format, which every drawing of the board needs. */
+async function prepare() {
+  const terms = await loadRules();
+  state.library.terms = terms;
+  useNumberFormat(terms.numbers);
+  useStages(terms.stages);
+  renderStageButtons();
+  renderGlossary(terms);
+}
+
 async function start() {
+  // Every control answers at once; a scenario is drawn once the server's terms are in.
+  const ready = prepare();
   wireBoard();
   wireCheck();
   wireSolve();
   wireDice();
   wireExplain();
-  wireScenarios();
+  wireScenarios(ready);
   wireBuilder();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
@@ -41,15 +62,11 @@ async function start() {
     }
   });
   $("undo").addEventListener("click", undo);
-  $("steps").prepend(...STAGES.map((stage) => el("button", {
-    type: "button", class: "step", "data-step": stage.step, "data-testid": `step-${stage.step}`,
-    onclick: () => setStep(stage.step),
-  }, el("b", {text: String(stage.step)}), ` ${stage.title} `,
-  el("small", {text: stage.procedure}))));
   try {
-    renderGlossary(await loadRules());
+    await ready;
   } catch (error) {
     showScenarioError(error);
+    return;
   }
   await openFirst();
 }

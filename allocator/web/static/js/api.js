@@ -51,6 +51,9 @@ let terms = null;
 
 /** The words of the game (stand types, rules, steps), fetched once. */
 export function gameTerms() {
-  terms ??= api("/api/terms");
+  terms ??= api("/api/terms").catch((error) => {
+    terms = null;  // asked again next time
+    throw error;
+  });
   return terms;
 }

@@ -2,7 +2,7 @@
 // a click (or Enter) and put down on a combat, "New combat" or its pool; or dragged there.
 import {combatOf, copyAllocation, unplaced} from "./allocation.js";
 import {$, el, fill} from "./dom.js";
-import {oddsBar} from "./show.js";
+import {oddsBar, withRuleLinks} from "./show.js";
 import {commit, currentStage, pick, redraw, state} from "./state.js";
 
 /** The combat box a counter is put into by "New combat": the first free name the server gave. */
@@ -109,7 +109,8 @@ function counter(stand, broken, note = null) {
   el("span", {class: "c-id", text: stand.id}),
   el("span", {class: "c-unit", text: stand.unit}),
   stand.rating === null ? null : el("span", {class: "c-rating", text: `+${stand.rating}`}),
-  stand.quality === "regular" ? null : el("span", {class: "c-tag", text: stand.quality}),
+  stand.quality === state.library.terms.fields.quality.default
+    ? null : el("span", {class: "c-tag", text: stand.quality}),
   stand.suppressed ? el("span", {class: "c-tag", text: "suppressed"}) : null,
   note ? el("span", {class: "c-note", text: note}) : null,
   picked ? el("span", {class: "c-picked", text: "picked up"}) : null,
@@ -213,6 +214,9 @@ export function renderHead() {
   $("scenario-description").textContent = board.description ?? "";
 }
 
+/** Whether the player opened what the current steps ask (kept over redraws). */
+let asksOpen = false;
+
 export function renderSteps() {
   const stage = currentStage();
   for (const button of document.querySelectorAll(".step")) {
@@ -221,12 +225,21 @@ export function renderSteps() {
     if (current) button.setAttribute("aria-current", "step");
     else button.removeAttribute("aria-current");
   }
-  let help = stage.help;
-  if (state.selected) {
-    help = `${state.selected} is picked up: choose a combat to put it there` +
-      (stage.pool ? ", or its pool to take it back" : "") + " (Escape puts it down).";
-  }
-  $("step-help").textContent = help;
+  const help = state.selected
+    ? `${state.selected} is picked up: choose a combat to put it there` +
+      (stage.pool ? ", or its pool to take it back" : "") + " (Escape puts it down)."
+    : `${stage.procedure[0].toUpperCase()}${stage.procedure.slice(1)}, the ${stage.side}: ` +
+      stage.how;
+  const asked = state.board.steps.filter((step) => stage.steps.includes(step.step));
+  fill($("step-help"), el("p", {text: help}),
+    state.selected ? null : el("details", {
+      class: "step-asks", "data-testid": "step-asks", open: asksOpen ? true : null,
+      ontoggle: (event) => { asksOpen = event.target.open; },
+    }, el("summary", {
+      text: `What ${stage.procedure} ${stage.steps.length > 1 ? "ask" : "asks"} of these stands`,
+    }),
+    el("ul", {}, asked.flatMap((step) => step.says).map((line) =>
+      el("li", {}, withRuleLinks(line))))));
   $("undo").disabled = state.history.length === 0;
   const notice = $("notice");
   notice.hidden = !state.notice;

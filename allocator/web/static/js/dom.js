@@ -1,4 +1,5 @@
-// Small helpers for building the page: elements, lists, numbers as people read them.
+// Small helpers for building the page: elements, lists, numbers as people read them (rounded as
+// the server says: the digits come from GET /api/terms).
 
 /** The element with this id. */
 export function $(id) {
@@ -40,6 +41,15 @@ export function listing(items, empty = "none") {
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
+/** How many decimals a percentage and an expectation get: the server's (useNumberFormat). */
+const digitsOf = {percent: null, signed: null};
+
+/** Round numbers as the command line does: ``format`` is /api/terms' ``numbers``. */
+export function useNumberFormat(format) {
+  digitsOf.percent = format.percent_digits;
+  digitsOf.signed = format.signed_digits;
+}
+
 /** A "p/q" text as two BigInts. */
 function fraction(exact) {
   const [p, q = "1"] = String(exact).split("/");
@@ -58,13 +68,13 @@ function rounded(p, q, digits) {
 }
 
 /** An exact probability as a percentage, rounded half up as the command line does: 81.3%. */
-export function percent(exact, digits = 1) {
+export function percent(exact, digits = digitsOf.percent) {
   const [p, q] = fraction(exact);
   return `${rounded(p * 100n, q, digits)}%`;
 }
 
 /** An exact number, signed and rounded half up: +0.44, -1.25. */
-export function signed(exact, digits = 2) {
+export function signed(exact, digits = digitsOf.signed) {
   const [p, q] = fraction(exact);
   const text = rounded(p, q, digits);
   return text.startsWith("-") ? text : `+${text}`;
@@ -93,7 +103,7 @@ export function share(exact) {
   return `${percent(exact)} (${exact})`;
 }
 
-/** A float the server computed (an expectation), with two decimals. */
-export function decimal(value, digits = 2) {
+/** A float the server computed (an expectation), with the decimals of an expectation. */
+export function decimal(value, digits = digitsOf.signed) {
   return Number(value).toFixed(digits);
 }

@@ -4,6 +4,7 @@ import {depth, leading} from "./allocation.js";
 import {api, ApiError, errorDetails} from "./api.js";
 import {renderHead} from "./board.js";
 import {$, el, fill} from "./dom.js";
+import {STAGES} from "./stages.js";
 import {currentStage, on, reset, state} from "./state.js";
 
 /** The picker's groups: shipped scenarios by the prefix of their names, then the player's own. */
@@ -15,6 +16,8 @@ const GROUPS = [
 ];
 
 const own = [];           // the player's own scenarios: {label, scenario}
+let ready = Promise.resolve();  // the server's terms, which drawing a board needs
+let linkAtStart = "";     // the fragment of the link the page was opened with
 let shipped = [];         // the /api/scenarios listing
 let loadTicket = 0;
 
@@ -56,6 +59,7 @@ async function openScenario(scenarioPromise, source, allocation, step) {
   let scenario;
   let board;
   try {
+    await ready;
     scenario = await scenarioPromise;
     board = await api("/api/board", {body: scenario});
   } finally {
@@ -76,7 +80,7 @@ async function openScenario(scenarioPromise, source, allocation, step) {
   renderHead();
   renderPicker();
   for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
-  reset(given, [1, 2, 3].includes(step) ? step : Math.max(depth(given), 1));
+  reset(given, STAGES.some((s) => s.stage === step) ? step : Math.max(depth(given), 1));
 }
 
 async function guarded(opening) {
@@ -110,7 +114,12 @@ async function useText() {
 async function readUpload(event) {
   const file = event.target.files[0];
   if (!file) return;
-  $("scenario-text").value = await file.text();
+  try {
+    $("scenario-text").value = await file.text();
+  } catch {
+    showScenarioError(new ApiError({place: file.name, problem: "the file cannot be read"}));
+    return;
+  }
   await useText();
 }
 
@@ -158,9 +167,9 @@ async function share() {
   }
 }
 
-/** Open what the link's fragment says; false when it says nothing. */
-async function openFromLink() {
-  const match = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+/** Open what a link's fragment says; false when it says nothing. */
+async function openFromLink(hash) {
+  const match = hash.match(/^#s=([A-Za-z0-9_-]+)$/);
   if (!match) return false;
   let saved;
   try {
@@ -180,19 +189,26 @@ async function openFromLink() {
   return true;
 }
 
-export function wireScenarios() {
+/** Wire the picker, paste, upload and link; ``terms``: the page's start, awaited by any drawing. */
+export function wireScenarios(terms) {
+  ready = terms;
+  linkAtStart = location.hash;
   $("scenario-select").addEventListener("change", pickFromList);
   $("use-text").addEventListener("click", useText);
   $("scenario-file").addEventListener("change", readUpload);
   $("share").addEventListener("click", share);
   window.addEventListener("hashchange", () => {
     if (!location.hash.startsWith("#s=")) return;
-    openFromLink();
+    openFromLink(location.hash);
   });
   on("changed", saveToLink);
 }
 
-/** Fill the picker, then open the link's scenario, or else the first legal guide example. */
+/**
+ * Fill the picker, then open the scenario of the link the page was opened with, or else the
+ * first legal guide example; unless the player has opened one meanwhile (pasted, uploaded or
+ * built a fight while the page was starting, which also wrote its own link).
+ */
 export async function openFirst() {
   try {
     shipped = await api("/api/scenarios");
@@ -200,9 +216,9 @@ export async function openFirst() {
   } catch (error) {
     showScenarioError(error);
   }
-  if (await openFromLink()) return;
+  if (loadTicket > 0) return;
+  if (await openFromLink(linkAtStart)) return;
   const first = shipped.find((item) => item.name.startsWith("guide-") && item.expect?.legal) ??
     shipped[0];
-  // The player may have pasted, uploaded or built a fight while the list was loading: keep it.
   if (first && loadTicket === 0) await loadShipped(first.name);
 }

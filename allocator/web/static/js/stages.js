@@ -1,58 +1,39 @@
-// The table of stages: what each of the page's three stages lets the player move, and where.
-// Every stage-specific choice of the page is a field of this table.
+// The page's stages: what each lets the player move, and where. The server says which stages
+// there are, the part of the allocation each builds, the side that moves, its steps and title
+// (GET /api/terms, "stages"), and what each step asks of this scenario (/api/board, "steps");
+// this table adds only how the board moves a counter in each part.
 import {attackOf, combatOf, removeFrom} from "./allocation.js";
 
-export const STAGES = [
-  {
-    step: 1,
-    title: "Defender combats",
-    procedure: "steps 1–3",
-    side: "defender",
-    part: "combats",
-    parts: ["combats"],
-    help: "Steps 1–3, the defender: pick a defending stand (click, or Enter), then a combat or " +
-      "“New combat” (or drag it there). Every squad forms its own combat; a crew-served weapon " +
-      "may join one squad of its own unit; leaders join a combat holding their troops.",
+/** How the board edits each part of the allocation. */
+const MOVES = {
+  combats: {
     opensCombats: true,
     pool: "Take {id} out of its combat",
-    canMove: (stand) => stand.side === "defender",
+    how: "pick a stand (click, or Enter), then a combat or “New combat” (or drag it there).",
+    canMove: (stand, allocation, side) => stand.side === side,
     placeOf: (allocation, id) => combatOf(allocation, id),
     move(allocation, id, target) {
       removeFrom(allocation.combats, id);
       if (target) (allocation.combats[target] ??= []).push(id);
     },
   },
-  {
-    step: 2,
-    title: "Attacker answer",
-    procedure: "steps 4–5",
-    side: "attacker",
-    part: "attack",
-    parts: ["combats", "attack"],
-    help: "Steps 4–5, the attacker: pick an attacking stand, then the combat it assaults. Every " +
-      "combat gets a squad before any gets a second; a leader must be within one stand width " +
-      "of a squad he joins.",
+  attack: {
     opensCombats: false,
     pool: "Take {id} out of the assault",
-    canMove: (stand) => stand.side === "attacker",
+    how: "pick a stand, then the combat it assaults (or drag it there).",
+    canMove: (stand, allocation, side) => stand.side === side,
     placeOf: (allocation, id) => attackOf(allocation, id),
     move(allocation, id, target) {
       removeFrom(allocation.attack, id);
       if (target) (allocation.attack[target] ??= []).push(id);
     },
   },
-  {
-    step: 3,
-    title: "Reallocation",
-    procedure: "step 6",
-    side: "defender",
-    part: "reallocate",
-    parts: ["combats", "attack", "reallocate"],
-    help: "Step 6, the defender again: every stand of a combat that got no attacker moves into a " +
-      "combat with attackers. Pick it, then its new combat (its own combat takes the move back).",
+  reallocate: {
     opensCombats: false,
     pool: null,
-    canMove: (stand, allocation) => stand.side === "defender" &&
+    how: "pick a stand of a combat, then the combat it moves to (its own combat takes the " +
+      "move back).",
+    canMove: (stand, allocation, side) => stand.side === side &&
       combatOf(allocation, stand.id) !== null,
     placeOf: (allocation, id) => allocation.reallocate[id] ?? combatOf(allocation, id),
     move(allocation, id, target) {
@@ -60,8 +41,23 @@ export const STAGES = [
       else delete allocation.reallocate[id];
     },
   },
-];
+};
 
-export function stage(step) {
-  return STAGES.find((s) => s.step === step) ?? STAGES[0];
+/** The stages, once the server has said them (``useStages``). */
+export const STAGES = [];
+
+/** Take the server's stages: each with the parts of the allocation built up to it. */
+export function useStages(served) {
+  STAGES.splice(0, STAGES.length, ...served.map((stage, i) => ({
+    ...stage,
+    ...MOVES[stage.part],
+    parts: served.slice(0, i + 1).map((s) => s.part),
+    canMove(stand, allocation) {
+      return MOVES[stage.part].canMove(stand, allocation, stage.side);
+    },
+  })));
+}
+
+export function stage(number) {
+  return STAGES.find((s) => s.stage === number) ?? STAGES[0];
 }

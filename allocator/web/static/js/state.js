@@ -1,5 +1,7 @@
 // What the page holds: the scenario and its board, the allocation being built, the stage, what is
-// picked up, the last check, and the moves that can be undone. Changes go through commit().
+// picked up, the last check, the moves that can be undone, and the fight being set up in the
+// builder with the library it draws on. Changes of the board go through commit(), changes of the
+// fight through fightChanged().
 import {copyAllocation, differences, emptyAllocation, prune} from "./allocation.js";
 import {stage} from "./stages.js";
 
@@ -17,11 +19,21 @@ export const state = {
   dragging: false,       // a counter is being dragged: keep the board as it is
   history: [],           // earlier {allocation, step}, for Undo
   notice: null,          // {text, undoable}: what the last change did besides the move itself
+  library: {             // what the builder offers, from the server
+    terms: null,         // GET /api/terms: the words, stages, fields' defaults and bounds, limits
+    nations: [],         // GET /api/organisations
+    profiles: [],        // GET /api/profiles
+    organisations: new Map(),  // name -> GET /api/organisations/{name}
+  },
+  fight: null,           // the fight being set up in the builder (js/builder/fight.js)
 };
 
-const listeners = {changed: [], drawn: []};
+const listeners = {changed: [], drawn: [], fight: []};
 
-/** Call ``fn`` after every change of the allocation or stage ("changed"), or every redraw. */
+/**
+ * Call ``fn`` after every change of the allocation or stage ("changed"), every redraw ("drawn"),
+ * or every change of the fight in the builder ("fight", given {redraw}).
+ */
 export function on(event, fn) {
   listeners[event].push(fn);
 }
@@ -91,6 +103,11 @@ export function setStep(step) {
   state.step = step;
   state.selected = null;
   changed();
+}
+
+/** Say that the fight in the builder changed (``redraw``: its sides are drawn again). */
+export function fightChanged({redraw = true} = {}) {
+  for (const fn of listeners.fight) fn({redraw});
 }
 
 /** Pick a stand up (or put it down when it is picked already); ``focus``: what to focus next. */

@@ -82,8 +82,7 @@ SAME_AS_COMMAND = {
         path,
         "--side",
         body["side"],
-        "--objective",
-        body.get("objective", "sweep"),
+        *(["--objective", body["objective"]] if "objective" in body else []),  # same default
     ],
     ("POST", "/api/simulate"): lambda path, body, params: ["simulate", path, "--seed", "7"],
 }

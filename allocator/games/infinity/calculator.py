@@ -21,6 +21,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from allocator.core.budget import Budget
 from allocator.core.limits import Limits
 from allocator.core.resolution import Resolution
 from allocator.core.validation import validate
@@ -50,6 +51,7 @@ def close_combat(
     melee: Melee | Mapping[str, Any] | None = None,
     profile: InfinityProfile | None = None,
     limits: Limits | None = None,
+    budget: Budget | None = None,
 ) -> Resolution:
     """The exact close combat of ``active`` against ``reactive``.
 
@@ -66,6 +68,8 @@ def close_combat(
         A profile replacing the shipped one of ``rules`` (it must be of that edition).
     limits : Limits, optional
         The limits (``max_burst``); none: the process's.
+    budget : Budget, optional
+        The time limit (a server's), checked between the stages of the work; none: no limit.
 
     Returns
     -------
@@ -81,12 +85,14 @@ def close_combat(
         ruleset does not have, a profile of the other edition.
     LimitError
         A Burst over the ``max_burst`` limit.
+    TimeLimitError
+        When ``budget`` ran out.
     """
     engagement = validate(
         InfinityEngagement,
         {"rules": rules, "active": active, "reactive": reactive, "melee": melee},
     )
-    return InfinityResolver(profile, limits).resolve(engagement)
+    return InfinityResolver(profile, limits).resolve(engagement, budget)
 
 
 # --- the menus --------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ ROLLS = {
 TITLES = {
     "face_to_face": "Face to Face roll",
     "normal": "Normal Roll",
-    "normal_rolls": "two Normal Rolls",
+    "normal_rolls": "two Normal Rolls under Berserk",
     "none": "no roll",
 }
 

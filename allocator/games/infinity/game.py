@@ -126,6 +126,7 @@ GAME = Game(
         "infinity-allocation": "allocator.games.infinity.allocate:AllocationProblem",
         "infinity-profile": "allocator.games.infinity.profile:InfinityProfile",
         "infinity-menus": "allocator.games.infinity.calculator:InfinityMenus",
+        "infinity-view": "allocator.games.infinity.view:InfinityView",
     },
     commands=(
         ResolveCommand(

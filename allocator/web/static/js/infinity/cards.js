@@ -87,12 +87,13 @@ function card(menus, ruleset, side) {
       help("ammunition")),
     ruleset.traits.map((trait) => labelled(side, `trait-${trait.name}`, trait.description,
       el("input", {type: "checkbox", "data-field": place("traits")}), trait.description)));
-  const body = el("fieldset", {class: "inf-group"}, el("legend", {text: "Protection and wounds"}),
+  const who = el("fieldset", {class: "inf-group"}, el("legend", {text: "Trooper"}),
     labelled(side, "name", label("name"),
       textInput(menus, "name", place("name")), help("name")),
     labelled(side, "type", label("type"),
       select([["", "—"], ...ruleset.trooper_types.map((t) => [t, t])], place("type")),
-      help("type")),
+      help("type")));
+  const body = el("fieldset", {class: "inf-group"}, el("legend", {text: "Protection and wounds"}),
     labelled(side, "armour", label("armour"), numberInput(menus, "armour", place("armour")),
       help("armour")),
     labelled(side, "bts", label("bts"), numberInput(menus, "bts", place("bts")), help("bts")),
@@ -110,7 +111,7 @@ function card(menus, ruleset, side) {
     ruleset.immunities.map((immunity) => labelled(side, `immunity-${immunity.name}`,
       immunity.description,
       el("input", {type: "checkbox", "data-field": place(`skills.${IMMUNITY}`)}))));
-  return [heading, roll, weapon, body, skills];
+  return [heading, who, roll, weapon, body, skills];
 }
 
 /** Draw both cards for ``ruleset`` (a menu of /api/infinity/menus). */

@@ -25,12 +25,11 @@ function labelled(side, key, text, input, help) {
   const id = controlId(side, key);
   input.id = id;
   input.dataset.testid = id;
-  const hint = help ? el("span", {class: "inf-hint", text: help}) : null;
   if (input.type === "checkbox") {
     return el("label", {class: "inline", for: id, title: help || null}, input, ` ${text}`);
   }
   return el("div", {class: `inf-control inf-${key}`},
-    el("label", {for: id, title: help || null, text}), input, hint);
+    el("label", {for: id, title: help || null, text}), input);
 }
 
 function numberInput(menus, field, place, {maximum, placeholder} = {}) {

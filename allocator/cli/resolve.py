@@ -229,15 +229,15 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
 def flag_name(place: str) -> str:
     """The flag a place of the quick-roll model names: ``active_skill[1]`` is ``--active-skill``.
 
-    >>> flag_name("active_skill[1]"), flag_name("ties")
-    ('--active-skill', '--ties')
+    >>> flag_name("active_skill[1]"), flag_name("rules")
+    ('--active-skill', '--rules')
     """
     return "--" + place.split("[")[0].split(".")[0].replace("_", "-")
 
 
 def quick_roll(command: ResolveCommand, flags: dict[str, Any]) -> BaseModel | None:
     """The flags given, as the command's quick-roll model; a bad one is an InputError naming
-    the flag (``--ties: Input should be ...``)."""
+    the flag (``--rules: Input should be 'n4' or 'n5' (got 'n6')``)."""
     from allocator.core.errors import InputError
     from allocator.core.validation import validate
 

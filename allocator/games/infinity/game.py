@@ -89,20 +89,21 @@ def prepare_roll(given: Given) -> Work:
     roll = given.roll if isinstance(given.roll, QuickRoll) else None
     if given.file is not None and roll is not None:
         raise InputError("give the engagement file or the roll flags (--active ...), not both")
-    resolver = InfinityResolver(load_infinity_profile(given.profile))
-    if roll is None or getattr(roll, "active", None) is None:
+    from_flags = roll is not None and getattr(roll, "active", None) is not None
+    if roll is None or not from_flags:
         engagement = given.load(InfinityEngagement, "engagement file or --active (with --reactive)")
-        return lambda budget: resolver.resolve(engagement, budget)
-    try:
-        engagement = validate(InfinityEngagement, quick_troopers(roll.model_dump()))
-    except InputError as error:
-        raise flagged(error) from None
+    else:
+        try:
+            engagement = validate(InfinityEngagement, quick_troopers(roll.model_dump()))
+        except InputError as error:
+            raise flagged(error) from None
+    resolver = InfinityResolver(load_infinity_profile(given.profile))
 
     def work(budget: Budget) -> Resolution:
         try:
             return resolver.resolve(engagement, budget)
-        except InputError as error:
-            raise flagged(error) from None
+        except InputError as error:  # a quick roll's problem is named by its flag
+            raise (flagged(error) if from_flags else error) from None
 
     return work
 

@@ -46,7 +46,7 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import Battle, battle_from_data
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.schema import Expect, Scenario
-from allocator.web import builder
+from allocator.web import builder, infinity
 from allocator.web.bodies import ScenarioBody
 from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
 from allocator.web.guards import (
@@ -284,6 +284,14 @@ async def page() -> FileResponse:
     )
 
 
+@pages.get("/infinity")
+async def infinity_page() -> FileResponse:
+    """The Infinity close-combat calculator (its endpoints: :mod:`allocator.web.infinity`)."""
+    return FileResponse(
+        STATIC_DIR / "infinity.html", headers={"Content-Security-Policy": PAGE_SECURITY_POLICY}
+    )
+
+
 @pages.get("/docs")
 async def api_docs(request: Request) -> HTMLResponse:
     """Swagger UI 5, served from this machine (no CDN at run time, no online validator)."""
@@ -332,6 +340,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api)
     app.include_router(builder.router)
+    app.include_router(infinity.router)
     app.include_router(pages)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.mount(DOCS_ASSETS, StaticFiles(directory=docs_assets()), name="docs-assets")

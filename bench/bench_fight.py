@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from timing import median_seconds  # noqa: E402
 
 from allocator.games.crossfire.battle import battle_from_data, load_battle  # noqa: E402
+from allocator.games.crossfire.objectives import objective_named  # noqa: E402
 from allocator.games.crossfire.search import solve as solve_module  # noqa: E402
 
 TAKE_CASE = ROOT / "bench" / "company-v-town-house.yaml"
@@ -76,7 +77,7 @@ def exchange_case(repeat: int) -> None:
         ours, answer = cold([*arguments, "--json"], repeat)
         with mock.patch.object(solve_module, "ENUMERATION", False):
             start = time.perf_counter()
-            baseline = solve_module.solve(battle, side, "exchange", 120.0)
+            baseline = solve_module.solve(battle, side, objective_named("exchange"), 120.0)
             cp_sat = time.perf_counter() - start
         same = baseline.line.value == _fraction(answer.get("value_exact", ""))
         print(
@@ -143,7 +144,7 @@ def oracle_cases(cases: list[dict[str, Any]], title: str, repeat: int) -> float:
     }
     print(f"    {title}: solve --side defender vs the oracle, median of {repeat}")
     for objective in objectives:  # warm up: imports and the shipped profile, read once
-        solve_module.solve(battle_from_data(cases[-1]), "defender", objective)
+        solve_module.solve(battle_from_data(cases[-1]), "defender", objective_named(objective))
     slowest = float("inf")
     for index, scenario in enumerate(cases):
         cells = []
@@ -155,11 +156,13 @@ def oracle_cases(cases: list[dict[str, Any]], title: str, repeat: int) -> float:
             )
             ours = median_seconds(
                 lambda s=scenario, o=objective: solve_module.solve(
-                    battle_from_data(s), "defender", o
+                    battle_from_data(s), "defender", objective_named(o)
                 ),
                 repeat,
             )
-            found = solve_module.solve(battle_from_data(scenario), "defender", objective)
+            found = solve_module.solve(
+                battle_from_data(scenario), "defender", objective_named(objective)
+            )
             assert found.line.value == expected, (index, objective)
             slowest = min(slowest, brute_seconds / ours)
             cells.append(f"{objective} {ours * 1000:6.1f} vs {brute_seconds * 1000:7.1f} ms")

@@ -26,6 +26,7 @@ from oracle import check_attack  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
 from allocator.games.crossfire.battle import Battle, Role, load_battle  # noqa: E402
+from allocator.games.crossfire.objectives import objective_named  # noqa: E402
 from allocator.games.crossfire.search.solve import solve  # noqa: E402
 
 CASES = {
@@ -84,8 +85,9 @@ def main() -> None:
     args = parser.parse_args()
     for case, path in CASES.items():
         battle = load_battle(path)
-        solve(battle, "defender", args.objective)  # warm up: imports, caches
-        ours = median_seconds(lambda b=battle: solve(b, "defender", args.objective), args.repeat)
+        objective = objective_named(args.objective)
+        solve(battle, "defender", objective)  # warm up: imports, caches
+        ours = median_seconds(lambda b=battle, o=objective: solve(b, "defender", o), args.repeat)
         brute, how = oracle_seconds(battle, args.objective)
         print(f"({case}) {path.name} [{args.objective}]")
         print(f"    solve, median of {args.repeat}: {ours * 1000:9.1f} ms")

@@ -150,7 +150,7 @@ def test_the_answers_cover_the_parts_left_out_while_none(tmp_path: Path) -> None
     assert problems("check-answer", answer) == []
     assert set(answer["nearest_legal"]) == {"combats"}  # the parts not given are left out
     take = printed(("solve",), [str(UNALLOCATED), "--side", "attacker", "--objective", "take"])
-    sweep = printed(("solve",), [str(UNALLOCATED), "--side", "defender"])
+    sweep = printed(("solve",), [str(UNALLOCATED), "--side", "defender", "--objective", "sweep"])
     assert "fight" in take and "fight" not in sweep
     assert all(combat.get("decided", "") is not None for combat in sweep["combats"])
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from allocator.core.errors import InputError
 from allocator.games.crossfire import service
 from allocator.games.crossfire.battle import battle_from_data
+from allocator.games.crossfire.objectives import objective_named
 
 BASE = yaml.safe_load(
     (
@@ -70,7 +71,9 @@ def test_mangled_scenarios_give_an_answer_or_one_input_error(data: Any) -> None:
     for answer in (
         lambda: service.check_answer(battle_from_data(data)),
         lambda: service.explain_answer(battle_from_data(data), time_limit=2),
-        lambda: service.solve_answer(battle_from_data(data), "attacker", "sweep", time_limit=2),
+        lambda: service.solve_answer(
+            battle_from_data(data), "attacker", objective_named("sweep"), time_limit=2
+        ),
     ):
         try:
             result = answer()

@@ -426,7 +426,7 @@ def test_solve_json_shape(side: str, objective: str) -> None:
 
 def test_solve_bench_a_known_optimum() -> None:
     """Squad+PC and the HMG alone; the attacker puts two squads and his PC on the squad."""
-    answer = run_json("solve", BENCH_A, "--side", "defender")
+    answer = run_json("solve", BENCH_A, "--side", "defender", "--objective", "sweep")
     assert answer["value_exact"] == "273/496"  # 21/31 * 13/16
     assert answer["allocation"]["combats"] == {"A": ["d-sq", "d-pc"], "B": ["d-hmg"]}
 
@@ -443,10 +443,10 @@ def test_solve_line_of_play_is_legal(tmp_path: Path) -> None:
 
 
 def test_solve_readable_output() -> None:
-    result = invoke("solve", BENCH_A, "--side", "attacker")
+    result = invoke("solve", BENCH_A, "--side", "attacker", "--objective", "sweep")
     assert result.exit_code == 0, result.output
     text = flat(result.stdout)
-    assert "best for the attacker" in text
+    assert "best for the attacker (sweep)" in text
     assert "Value: 273/496" in text
     assert "not proven optimal" not in text
 

@@ -23,7 +23,14 @@ CASES = {
     "check-legal": ["check", SCENARIOS / "guide-2hmg-1squad-v-4.yaml"],
     "check-nearest-legal": ["check", SCENARIOS / "guide-2hmg-1squad-v-4-both-pair.yaml"],
     "check-org-library": ["check", SCENARIOS / "guide-5-squads-v-2-five-and-none.yaml"],
-    "solve-defender-company": ["solve", BENCH / "company-v-town-house.yaml", "--side", "defender"],
+    "solve-defender-company": [
+        "solve",
+        BENCH / "company-v-town-house.yaml",
+        "--side",
+        "defender",
+        "--objective",
+        "sweep",
+    ],
     "solve-attacker-exchange": [
         "solve",
         BENCH / "platoon-v-squad-hmg-pc.yaml",

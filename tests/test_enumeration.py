@@ -132,17 +132,21 @@ def test_the_states_of_a_fight_are_counted_once() -> None:
     """A state is its counts per class; removing a combat's stands lowers the index."""
     from allocator.core.library import folder
     from allocator.games.crossfire.battle import load_battle
+    from allocator.games.crossfire.objectives import objective_named
     from allocator.games.crossfire.search.engine import Engine
 
-    engine = Engine(
-        load_battle(folder("scenarios") / "fight-together-or-apart.yaml"), "take", None, Budget(60)
-    )
+    battle = load_battle(folder("scenarios") / "fight-together-or-apart.yaml")
+    engine = Engine(battle, objective_named("take"), None, Budget(60))
     space = engine.space
     root = engine.root_index()
     assert space.decode(root) == (
         space.classes.counts("defender", engine.battle.defender.ids()),
         space.classes.counts("attacker", engine.battle.attacker.ids()),
     )
-    assert space.terminal(space.index((0,) * len(space.d_radix), space.decode(root)[1])) == 1.0
-    assert space.terminal(space.index(space.decode(root)[0], (0,) * len(space.a_radix))) == 0.0
-    assert space.terminal(root) is None
+    taken = space.index((0,) * len(space.d_radix), space.decode(root)[1])
+    held = space.index(space.decode(root)[0], (0,) * len(space.a_radix))
+    assert (space.winner(taken), space.winner(held), space.winner(root)) == (
+        "attacker",
+        "defender",
+        None,
+    )

@@ -24,6 +24,7 @@ import pytest
 from allocator.games.crossfire.battle import load_battle
 from allocator.games.crossfire.check import check_battle, is_complete
 from allocator.games.crossfire.explain import explain
+from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +101,9 @@ def test_optimal_mode_says_why() -> None:
     assert data["objective"] == "take"
     assert data["fight"]["p_attacker_takes"] == "200279/261392"
     assert any("Over the whole fight" in line for line in data["steps"][7]["text"])
-    one_round = explain(load_battle(ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"), "sweep")
+    one_round = explain(
+        load_battle(ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"), objective_named("sweep")
+    )
     assert one_round.to_json()["steps"][7]["odds"]["sweep"]["exact"] == "273/496"
 
 

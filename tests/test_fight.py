@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 import allocator.core.budget
 from allocator.cli.app import app
 from allocator.games.crossfire.battle import battle_from_data, load_battle
+from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.solve import solve
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "models" / "scenarios" / "fight-together-or-apart.yaml"
 COMPLETE = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 SMALL = scenarios(max_defenders=3, max_attackers=3)
+TAKE, SWEEP = objective_named("take"), objective_named("sweep")
 
 
 @settings(max_examples=200, suppress_health_check=list(HealthCheck), deadline=None)
@@ -39,16 +41,16 @@ def test_take_is_the_oracles_value_for_both_sides(
 ) -> None:
     battle = battle_from_data(scenario)
     exact = oracle.fight_value(battle, rounds)
-    defender = solve(battle, "defender", "take", rounds=rounds)
-    attacker = solve(battle, "attacker", "take", rounds=rounds)
+    defender = solve(battle, "defender", TAKE, rounds=rounds)
+    attacker = solve(battle, "attacker", TAKE, rounds=rounds)
     assert defender.status == attacker.status == "optimal"
     assert defender.line.value == attacker.line.value == exact
     for outcome in (defender, attacker):
         assert check(battle, outcome.line.allocation()) == []
     fixed = battle_from_data({**scenario, "allocation": {"combats": defender.line.combats}})
-    assert solve(fixed, "attacker", "take", rounds=rounds).line.value == exact
+    assert solve(fixed, "attacker", TAKE, rounds=rounds).line.value == exact
     if rounds == 1:
-        assert exact == solve(battle, "defender", "sweep").line.value
+        assert exact == solve(battle, "defender", SWEEP).line.value
     fight = defender.fight
     assert fight is not None and fight.p_attacker_takes == exact
     assert sum(fight.outcomes.values()) == 1
@@ -59,8 +61,8 @@ def test_take_is_the_oracles_value_for_both_sides(
 def test_the_whole_fight_can_differ_from_the_one_round_best() -> None:
     """The shipped example: 319/512 by the whole fight, 343/512 for the one-round best split."""
     battle = load_battle(EXAMPLE)
-    sweep = solve(battle, "defender", "sweep")
-    take = solve(battle, "defender", "take")
+    sweep = solve(battle, "defender", SWEEP)
+    take = solve(battle, "defender", TAKE)
     assert sweep.line.value == Fraction(3, 16)
     assert take.line.value == Fraction(319, 512)
     assert take.one_round == Fraction(343, 512)
@@ -108,30 +110,32 @@ def test_the_attackers_answer_after_a_whole_fight_search_is_the_same_as_alone(
 ) -> None:
     """Taking the defender's searched states (as explain does) changes nothing of the answer."""
     battle = battle_from_data(scenario)
-    defender = solve(battle, "defender", "take")
+    defender = solve(battle, "defender", TAKE)
     answering = battle.with_allocation(Allocation(combats=defender.line.combats))
-    alone = solve(answering, "attacker", "take")
-    after = solve(answering, "attacker", "take", after=defender)
+    alone = solve(answering, "attacker", TAKE)
+    after = solve(answering, "attacker", TAKE, after=defender)
     assert after.line == alone.line and after.choices == alone.choices
     assert after.line.value == defender.line.value
 
 
-def test_rounds_needs_the_take_objective() -> None:
-    result = CliRunner().invoke(app, ["solve", str(EXAMPLE), "--rounds", "2"])
+def test_rounds_needs_an_objective_of_the_whole_fight() -> None:
+    arguments = ["solve", str(EXAMPLE), "--objective", "sweep", "--rounds", "2"]
+    result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 2
-    assert "--objective take" in result.stderr
+    assert "does not apply to --objective sweep" in result.stderr
 
 
 def test_trials_take_rounds_only_for_whole_fights() -> None:
     arguments = ["simulate", str(COMPLETE), "--trials", "10", "--rounds", "5"]
-    result = CliRunner().invoke(app, arguments)
+    result = CliRunner().invoke(app, [*arguments, "--objective", "sweep"])
     assert result.exit_code == 2
-    assert "--objective take" in result.stderr and "Traceback" not in result.output
+    assert "does not apply to --objective sweep" in result.stderr
+    assert "Traceback" not in result.output
 
 
 def test_take_trials_match_the_exact_chance() -> None:
     battle = load_battle(EXAMPLE)
-    answer = trials(battle, 3000, seed=12, objective="take")
+    answer = trials(battle, 3000, seed=12, objective=TAKE)
     assert answer.p_take_exact == Fraction(319, 512) and answer.take_rate is not None
     p = float(answer.p_take_exact)
     assert answer.p_take == p and answer.trials == answer.asked == 3000 and answer.note is None
@@ -144,25 +148,25 @@ def test_take_trials_of_a_file_allocation_compare_with_that_line() -> None:
     allocation = battle.allocation
     assert allocation is not None and allocation.combats and allocation.attack
     first = (allocation.combats, allocation.attack, allocation.reallocate or {})
-    answer = trials(battle, 2000, seed=3, objective="take")
+    answer = trials(battle, 2000, seed=3, objective=TAKE)
     assert answer.file_allocation
     assert (
         answer.p_take_exact == oracle.fight_value(battle, first=first) == Fraction(457275, 495616)
     )
-    assert answer.p_take_exact != solve(battle, "defender", "take").line.value
+    assert answer.p_take_exact != solve(battle, "defender", TAKE).line.value
     p = float(answer.p_take_exact)
     assert answer.take_rate is not None
     assert abs(answer.take_rate - p) <= 4 * math.sqrt(p * (1 - p) / 2000)
 
 
 def test_take_trials_keep_to_their_rounds() -> None:
-    answer = trials(load_battle(EXAMPLE), 200, seed=1, objective="take", rounds=2)
+    answer = trials(load_battle(EXAMPLE), 200, seed=1, objective=TAKE, rounds=2)
     assert answer.rounds == 2 and answer.p_take_exact == Fraction(25, 64)
 
 
 def test_trials_stop_at_the_time_limit_and_say_so(monkeypatch: Any) -> None:
     monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: True)
-    answer = trials(load_battle(COMPLETE), 1_000_000, seed=1, time_limit=1)
+    answer = trials(load_battle(COMPLETE), 1_000_000, seed=1, objective=SWEEP, time_limit=1)
     assert 0 < answer.trials < answer.asked == 1_000_000
     assert answer.note is not None and "ended the trials" in answer.note
 
@@ -191,7 +195,7 @@ def test_a_time_limited_take_brackets_the_optimum(monkeypatch: Any) -> None:
         return calls["n"] > 3
 
     monkeypatch.setattr(allocator.core.budget.Budget, "expired", expires_soon)
-    outcome = solve(battle, "defender", "take")
+    outcome = solve(battle, "defender", TAKE)
     assert outcome.status == "feasible"
     assert outcome.bounds is not None
     low, high = outcome.bounds

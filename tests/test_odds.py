@@ -12,11 +12,9 @@ import pytest
 from allocator.games.crossfire.battle import Battle, battle_from_data, load_battle
 from allocator.games.crossfire.odds import (
     combat_odds,
-    exchange,
     round_odds,
     round_outcome,
     side_total,
-    sweep,
     win_probability,
 )
 
@@ -292,13 +290,6 @@ def test_seed_combats_by_hand() -> None:
     # A: d1 (+1) and h1 (+1 -2) = 0 against a1, a2 = 2: ahead by 2. B: h2 = -1 against 2: by 3.
     assert [(c.attacker.total, c.defender.total) for c in odds] == [(2, 0), (2, -1)]
     assert [c.p_attacker_wins for c in odds] == [Fraction(13, 16), Fraction(10, 11)]
-
-
-def test_sweep_and_exchange_by_hand() -> None:
-    odds = seed_odds()
-    assert sweep(odds) == Fraction(13, 16) * Fraction(10, 11) == Fraction(65, 88)
-    # A: 13/16 * 2 defenders - 3/16 * 2 attackers; B: 10/11 * 1 defender - 1/11 * 2 attackers
-    assert exchange(odds) == Fraction(5, 4) + Fraction(8, 11) == Fraction(87, 44)
 
 
 def test_round_outcome_by_hand_and_sums_to_one() -> None:

@@ -227,8 +227,12 @@ def test_the_corrected_readings_have_their_scenarios() -> None:
         "rule-2a-fail-company-hq-weapon",
         "rule-2a-pass-attached-at-top",
         "rule-2a-fail-attached-to-a-company",
-        "edge-odds-two-commanders-count-as-two-squads",
+        "edge-odds-two-attacking-commanders-count-as-one-squad",
+        "edge-odds-a-second-commander-is-a-leader-only",
+        "edge-odds-two-defending-heads-count-as-two-squads",
         "edge-odds-commanders-beside-a-squad",
+        "rule-5c-pass-commander-beside-a-commander",
+        "rule-5c-fail-commanders-are-not-squads",
     } <= names
 
 

@@ -10,16 +10,21 @@ import pytest
 
 from allocator.games.crossfire import simulate as simulation
 from allocator.games.crossfire.battle import Battle, battle_from_data, load_battle
+from allocator.games.crossfire.objectives import objective_named
+
+#: These tests roll rounds: where the file has no allocation both sides play the one-round best
+#: (``cfalloc simulate --objective sweep``); the whole fight's trials are in test_fight.py.
+ONE_ROUND = objective_named("sweep")
 
 
 def simulate(*args: Any, **kwargs: Any) -> dict[str, Any]:
-    """The simulation's answer, as ``cfalloc simulate --json`` prints it."""
-    return simulation.simulate(*args, **kwargs).to_json()
+    """The simulation's answer, as ``cfalloc simulate --objective sweep --json`` prints it."""
+    return simulation.simulate(*args, objective=ONE_ROUND, **kwargs).to_json()
 
 
 def trials(*args: Any, **kwargs: Any) -> dict[str, Any]:
-    """The trials' answer, as ``cfalloc simulate --trials K --json`` prints it."""
-    return simulation.trials(*args, **kwargs).to_json()
+    """The trials' answer, as ``cfalloc simulate --trials K --objective sweep --json`` prints."""
+    return simulation.trials(*args, objective=ONE_ROUND, **kwargs).to_json()
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from strategies import scenarios
 
 from allocator.games.crossfire.battle import battle_from_data, load_battle
+from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.search import solve as solve_module
 from allocator.games.crossfire.search.solve import solve
@@ -41,13 +42,13 @@ def matches_oracle(scenario: dict[str, Any], objectives: list[str], data: st.Dat
     battle = battle_from_data(scenario)
     groupings = list(oracle.legal_groupings(battle))
     for objective in objectives:
-        defender = solve(battle, "defender", objective)
+        defender = solve(battle, "defender", objective_named(objective))
         assert defender.status == "optimal"
         assert defender.line.value == oracle.game_value(battle, objective)
         assert_legal(battle, defender)
         grouping = data.draw(st.sampled_from(groupings))
         given_battle = battle_from_data({**scenario, "allocation": {"combats": grouping}})
-        attacker = solve(given_battle, "attacker", objective)
+        attacker = solve(given_battle, "attacker", objective_named(objective))
         assert attacker.line.value == oracle.attacker_value(battle, objective, grouping)
         assert_legal(battle, attacker)
         if attacker.choices.runner_up is not None:
@@ -78,6 +79,5 @@ def test_guide_example_matches_oracle(objective: str, engine: str) -> None:
         / "guide-2hmg-1squad-v-4.yaml"
     )
     with search(engine):
-        assert solve(battle, "defender", objective).line.value == oracle.game_value(
-            battle, objective
-        )
+        found = solve(battle, "defender", objective_named(objective))
+        assert found.line.value == oracle.game_value(battle, objective)

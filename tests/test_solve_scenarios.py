@@ -8,6 +8,7 @@ import pytest
 from oracle import check_grouping
 
 from allocator.games.crossfire.battle import load_battle
+from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.search.solve import solve
 
@@ -18,9 +19,9 @@ SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "models" / "scenari
 def test_scenario_solves_for_both_sides(path: Path) -> None:
     battle = load_battle(path)
     given = battle.allocation.combats if battle.allocation is not None else None
-    for objective in ("sweep", "exchange"):
+    for name in ("sweep", "exchange"):
         for side in ("defender", "attacker"):
-            result = solve(battle, side, objective)
+            result = solve(battle, side, objective_named(name))
             assert result.status == "optimal"
             broken = [v for v in check(battle, result.line.allocation()) if v.step > 0]
             assert broken == [], broken

@@ -14,7 +14,14 @@ import typer
 
 from allocator.cli.console import OK, RULES_BROKEN, guarded, out, print_json
 from allocator.cli.options import TimeOption, within_time_limit
+from allocator.core.errors import InputError
 from allocator.core.limits import default_limits
+from allocator.games.crossfire.objectives import (
+    DEFAULT_OBJECTIVE,
+    OBJECTIVES,
+    Objective,
+    objective_named,
+)
 
 FileArg = Annotated[
     Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)
@@ -27,25 +34,31 @@ class Side(StrEnum):
     defender = "defender"
 
 
-class Objective(StrEnum):
-    sweep = "sweep"
-    exchange = "exchange"
-    take = "take"
+def objective_option(value: str | Objective) -> Objective:
+    """``--objective``: a name of the registry, read once into its :class:`Objective`."""
+    if isinstance(value, Objective):
+        return value
+    try:
+        return objective_named(value)
+    except InputError as error:
+        raise typer.BadParameter(error.problem) from None
 
 
 SideOpt = Annotated[Side, typer.Option(help="Whose best allocation.")]
-OBJECTIVES = (
-    "sweep: the chance that the attacker wins every combat this round; exchange: the "
-    "defending stands removed minus the attacking stands removed, on average; take: the "
-    "chance that the attacker takes the building over the whole fight, both sides playing "
-    "every round at their best."
-)
-ObjectiveOpt = Annotated[Objective, typer.Option(help=OBJECTIVES)]
+OBJECTIVE_WORDS = "; ".join(f"{o.name}: {o.words}" for o in OBJECTIVES.values()) + "."
+OBJECTIVE_NAMES = f"<{'|'.join(OBJECTIVES)}>"
+ObjectiveOpt = Annotated[
+    Objective,
+    typer.Option(parser=objective_option, metavar=OBJECTIVE_NAMES, help=OBJECTIVE_WORDS),
+]
 PlayedObjectiveOpt = Annotated[
     Objective,
     typer.Option(
+        parser=objective_option,
+        metavar=OBJECTIVE_NAMES,
         help="What both sides play for where the file gives no allocation (round 1 without "
-        "one, every later round); with --trials, take plays whole fights. " + OBJECTIVES
+        "one, every later round); with --trials, an objective of the whole fight plays whole "
+        "fights. " + OBJECTIVE_WORDS,
     ),
 ]
 RoundsOpt = Annotated[
@@ -105,7 +118,7 @@ def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False
 def solve(
     file: FileArg,
     side: SideOpt = Side.defender,
-    objective: ObjectiveOpt = Objective.sweep,
+    objective: ObjectiveOpt = DEFAULT_OBJECTIVE,
     rounds: RoundsOpt = None,
     time_limit: TimeOption = 10.0,
     as_json: JsonOpt = False,
@@ -122,7 +135,7 @@ def solve(
 
         within_limits(time_limit, rounds)
         battle = load_battle(file)
-        answer = solve_answer(battle, side.value, objective.value, time_limit, rounds)
+        answer = solve_answer(battle, side.value, objective, time_limit, rounds)
         if as_json:
             print_json(answer.to_json())
         else:
@@ -134,7 +147,7 @@ def solve(
 
 def explain(
     file: FileArg,
-    objective: ObjectiveOpt = Objective.take,
+    objective: ObjectiveOpt = DEFAULT_OBJECTIVE,
     time_limit: TimeOption = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -150,7 +163,7 @@ def explain(
         from allocator.games.crossfire.service import explain_answer
 
         within_limits(time_limit)
-        answer = explain_answer(load_battle(file), objective.value, time_limit)
+        answer = explain_answer(load_battle(file), objective, time_limit)
         if as_json:
             print_json(answer.to_json())
         else:
@@ -181,12 +194,13 @@ def simulate(
         int,
         typer.Option(
             min=0,
-            help="Roll the first round this many times (with --objective take: play this many "
-            "whole fights) and compare with the exact odds; at most "
+            help="Play this many whole fights (with --objective "
+            f"{' or '.join(o.name for o in OBJECTIVES.values() if o.one_round)}: roll the first "
+            "round this many times) and compare with the exact odds; at most "
             f"CFALLOC_MAX_TRIALS ({default_limits().max_trials:,}).",
         ),
     ] = 0,
-    objective: PlayedObjectiveOpt = Objective.sweep,
+    objective: PlayedObjectiveOpt = DEFAULT_OBJECTIVE,
     time_limit: TimeOption = 10.0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -200,10 +214,10 @@ def simulate(
         within_limits(time_limit, rounds, trials)
         battle = load_battle(file)
         if trials:
-            answer = trials_answer(battle, trials, seed, objective.value, time_limit, rounds)
+            answer = trials_answer(battle, trials, seed, objective, time_limit, rounds)
             print_json(answer.to_json()) if as_json else render_trials(out, answer)
         else:
-            played = simulate_answer(battle, rounds or 1, seed, objective.value, time_limit)
+            played = simulate_answer(battle, rounds or 1, seed, objective, time_limit)
             print_json(played.to_json()) if as_json else render_simulation(out, played)
         return OK
 

@@ -12,8 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from allocator.cli.render import safe, titled_table
-from allocator.core.exact import fraction_text
-from allocator.core.text import percent, signed
+from allocator.core.text import odds_text, percent, signed
 from allocator.games.crossfire.answers import (
     CheckAnswer,
     CombatAnswer,
@@ -26,7 +25,7 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules import STEP_TITLES
 from allocator.games.crossfire.schema import Allocation
-from allocator.games.crossfire.words import fight_sentence, odds_text, parts_text
+from allocator.games.crossfire.words import fight_sentence, parts_text
 
 
 def describe_stand(battle: Battle, stand_id: str) -> str:
@@ -137,12 +136,7 @@ def render_solve(console: Console, battle: Battle, answer: SolveAnswer) -> None:
         console.print(f"[yellow]{safe(answer.note[0].upper() + answer.note[1:])}.[/]")
     console.print(allocation_table(battle, answer.allocation, "Line of play"))
     console.print(odds_table(answer.combats, "Odds of the first round"))
-    exact = answer.value_exact
-    shown = (
-        f"{fraction_text(exact)} ({signed(exact, 3)} stands)"
-        if answer.objective == "exchange"
-        else odds_text(exact)
-    )
+    shown = answer.objective.value_text(answer.value_exact)
     proven_count = answer.alternatives_complete and answer.status == "optimal"
     console.print(
         f"Value: {shown}. Other allocations of equal value (interchangeable stands swapped "

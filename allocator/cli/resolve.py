@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from allocator.cli.console import OK, guarded, out, print_json
 from allocator.cli.options import TimeOption, within_time_limit
 from allocator.cli.render import safe, titled_table
 
 if TYPE_CHECKING:  # the games' side is imported only when `cfalloc resolve` runs
+    from pydantic import BaseModel
     from rich.console import RenderableType
 
     from allocator.core.game import ResolveCommand
@@ -85,9 +86,19 @@ def build(command: ResolveCommand) -> Any:
     def run(**values: Any) -> None:
         guarded(lambda: answer(command, values), values["as_json"])
 
+    class Command(TyperCommand):
+        """The command, whose flags' help gains their choices when it is shown."""
+
+        def format_help(self, ctx: Any, formatter: Any) -> None:
+            helps = {name: text for name, _, text in command.options(choices=True)}
+            for param in self.params:
+                if param.name in helps:
+                    param.help = helps[param.name]  # type: ignore[attr-defined]
+            super().format_help(ctx, formatter)
+
     app = typer.Typer(add_completion=False, rich_markup_mode=None)
     run.__signature__ = inspect.Signature(parameters(command))  # type: ignore[attr-defined]
-    app.command(command.name, help=command.summary)(run)
+    app.command(command.name, help=command.summary, cls=Command)(run)
     return typer.main.get_command(app)
 
 
@@ -119,11 +130,10 @@ def parameters(command: ResolveCommand) -> list[inspect.Parameter]:
         if name in COMMON:
             raise InternalError(f"{command.name}: the flag {name} is a common option's name")
         flag = "--" + name.replace("_", "-")
-        found.append(
-            option(
-                name, Annotated[kind | None, typer.Option(flag, help=help_text, show_default=False)]
-            )
-        )
+        # a flag given as often as wanted is shown as the text it takes each time
+        shown = "<str>" if kind == list[str] else None
+        given = typer.Option(flag, help=help_text, show_default=False, metavar=shown)
+        found.append(option(name, Annotated[kind | None, given]))
     if command.profile is not None:
         profile = typer.Option(command.profile.flag, help=command.profile.help, show_default=False)
         found.append(option("profile", Annotated[Path | None, profile]))
@@ -187,7 +197,6 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     from allocator.core.budget import Budget, alarm
     from allocator.core.errors import InputError
     from allocator.core.game import Given
-    from allocator.core.validation import validate
 
     file: Path | None = values["file"]
     if values["example"] or values["example_name"] is not None:
@@ -202,8 +211,10 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
         raise InputError("--run runs a shipped example: give --example (or --example-name) too")
     time_limit: float = values["time_limit"]
     within_time_limit(time_limit)
-    flags = {name: values[name] for name, _, _ in command.options() if values[name] is not None}
-    roll = validate(command.quick_roll, flags) if command.quick_roll and flags else None
+    flags = {
+        name: values[name] for name, _, _ in command.options() if values[name] not in (None, [])
+    }
+    roll = quick_roll(command, flags) if flags else None
     work = located(file, lambda: command.prepare(Given(file, roll, values.get("profile"))))
     budget = Budget(time_limit)
     with alarm(time_limit, "the exact answer"):
@@ -215,6 +226,31 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     else:
         show(resolution, command.report(resolution))
     return OK
+
+
+def flag_name(place: str) -> str:
+    """The flag a place of the quick-roll model names: ``active_skill[1]`` is ``--active-skill``.
+
+    >>> flag_name("active_skill[1]"), flag_name("rules")
+    ('--active-skill', '--rules')
+    """
+    return "--" + place.split("[")[0].split(".")[0].replace("_", "-")
+
+
+def quick_roll(command: ResolveCommand, flags: dict[str, Any]) -> BaseModel | None:
+    """The flags given, as the command's quick-roll model; a bad one is an InputError naming
+    the flag (``--rules: Input should be 'n4' or 'n5' (got 'n6')``)."""
+    from allocator.core.errors import InputError
+    from allocator.core.validation import validate
+
+    if command.quick_roll is None:
+        return None
+    try:
+        return validate(command.quick_roll, flags)
+    except InputError as error:
+        for problem in error.problems():
+            problem.place = flag_name(problem.place) if problem.place else None
+        raise error from None
 
 
 def located(file: Path | None, work: Callable[[], T]) -> T:

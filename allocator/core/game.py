@@ -21,6 +21,9 @@ the registry only when they are used, so that reading a game's entry costs littl
 ...     report=lambda resolution: Report("Dice"))
 >>> command.options()
 [('attacker', <class 'int'>, 'Assaulting SPs.')]
+
+A flag may also be a choice among texts (``Literal["n4", "n5"]``, checked by the model) or a
+list of texts, given as often as wanted (``--skill a --skill b``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from allocator.core.errors import InputError, InternalError
 
@@ -42,7 +45,8 @@ if TYPE_CHECKING:  # a game module reads only this at import time: it stays ligh
 
 ModelT = TypeVar("ModelT", bound="BaseModel")
 
-#: The types a quick-roll flag may have (each an option of its own type on the command line).
+#: The types a quick-roll flag may have (each an option of its own type on the command line);
+#: also ``list[str]`` (a flag given as often as wanted) and a ``Literal`` of texts (a choice).
 FLAG_TYPES = (int, float, str)
 
 Work = Callable[["Budget"], "Resolution"]
@@ -114,11 +118,15 @@ class ResolveCommand:
     report
         The readable answer of a resolution.
     quick_roll
-        The flags of a quick roll without a file: each field (``int``, ``float`` or ``str``,
-        optional) is an option ``--field-name`` whose help is the field's description.
+        The flags of a quick roll without a file: each field (``int``, ``float``, ``str``, a
+        ``Literal`` of texts or ``list[str]``, optional) is an option ``--field-name`` whose
+        help is the field's description.
     profile
         The option naming the file of numbers that replaces the shipped ones (none: no such
         option).
+    flag_help
+        More help for some flags, by field name (the choices a ruleset's profile offers),
+        computed only when the help is shown, so that running the command stays light.
     """
 
     name: str
@@ -129,9 +137,12 @@ class ResolveCommand:
     report: Callable[[Resolution], Report]
     quick_roll: type[BaseModel] | None = None
     profile: FileOption | None = PROFILE
+    flag_help: Callable[[], Mapping[str, str]] | None = None
 
-    def options(self) -> list[tuple[str, type, str]]:
-        """Each quick-roll flag: its field name, its type and its help (with its default).
+    def options(self, choices: bool = False) -> list[tuple[str, Any, str]]:
+        """Each quick-roll flag: its field name, its type (``int``, ``float``, ``str`` or
+        ``list[str]``) and its help (with its default; with ``choices``, also ``flag_help``'s
+        text, which costs the reading of what it lists: asked for when help is shown).
 
         Raises
         ------
@@ -140,13 +151,18 @@ class ResolveCommand:
         """
         if self.quick_roll is None:
             return []
+        more = self.flag_help() if choices and self.flag_help else {}
         found = []
         for name, info in self.quick_roll.model_fields.items():
-            kinds = [t for t in _members(info.annotation) if t is not type(None)]
-            if len(kinds) != 1 or kinds[0] not in FLAG_TYPES:
-                raise InternalError(f"{self.name}: the flag {name} is not an int, float or str")
-            default = "" if info.default is None else f" Default: {info.default}."
-            found.append((name, kinds[0], (info.description or "") + default))
+            kinds = [_flag_type(t) for t in _members(info.annotation) if t is not type(None)]
+            if len(kinds) != 1 or kinds[0] is None:
+                raise InternalError(
+                    f"{self.name}: the flag {name} is not an int, float, str or list of str"
+                )
+            value = info.get_default(call_default_factory=True)
+            default = "" if value in (None, []) else f" Default: {value}."
+            text = " ".join(part for part in (info.description, more.get(name)) if part)
+            found.append((name, kinds[0], text + default))
         return found
 
 
@@ -155,6 +171,18 @@ def _members(annotation: Any) -> tuple[Any, ...]:
     if get_origin(annotation) in (Union, types.UnionType):
         return get_args(annotation)
     return (annotation,)
+
+
+def _flag_type(annotation: Any) -> Any:
+    """The command line's type of a flag: ``int``, ``float``, ``str`` (a choice of texts too) or
+    ``list[str]``; none when a flag cannot have it."""
+    if annotation in FLAG_TYPES:
+        return annotation
+    if get_origin(annotation) is Literal and all(isinstance(a, str) for a in get_args(annotation)):
+        return str
+    if get_origin(annotation) is list and get_args(annotation) == (str,):
+        return list[str]
+    return None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from allocator.core.exact import fraction_text
+
 #: What a terminal shows as nothing (or as something else) besides the control characters:
 #: every format character (Unicode category Cf: the soft hyphen, the Arabic letter mark U+061C,
 #: the zero-width ones U+200B-U+200F, the direction embeddings, overrides and isolates, word
@@ -88,6 +90,11 @@ def signed(value: Fraction | float, digits: int = SIGNED_DIGITS) -> str:
         quantum, rounding=ROUND_HALF_UP
     )
     return f"{rounded:+}"
+
+
+def odds_text(p: Fraction) -> str:
+    """A probability as the page and the terminal show it: ``13/16 (81.3%)``."""
+    return f"{fraction_text(p)} ({percent(p)})"
 
 
 def listing(items: Iterable[str], empty: str = "none") -> str:

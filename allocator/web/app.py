@@ -44,8 +44,9 @@ from allocator.games.crossfire.answers import (
     SolveAnswer,
 )
 from allocator.games.crossfire.battle import Battle, battle_from_data
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.schema import Expect, Scenario
-from allocator.web import builder
+from allocator.web import builder, infinity
 from allocator.web.bodies import RequestBody, ScenarioBody
 from allocator.web.errors import JSON_REFUSALS, NotFound, install_error_handlers, refusals
 from allocator.web.guards import (
@@ -85,13 +86,16 @@ class SolveRequest(RequestBody):
 
     scenario: dict[str, Any]
     side: Literal["attacker", "defender"]
-    objective: Literal["sweep", "exchange", "take"] = "sweep"
+    objective: Objective = Field(
+        default=DEFAULT_OBJECTIVE,
+        description="What the attacker plays for (`/api/terms` lists the objectives).",
+    )
     rounds: int | None = Field(
         default=None,
         ge=1,
         le=default_limits().max_rounds,
-        description="With objective take: fight at most this many rounds (default: until one "
-        "side is gone).",
+        description="With an objective of the whole fight: fight at most this many rounds "
+        "(default: until one side is gone).",
     )
 
 
@@ -175,9 +179,9 @@ async def explain(
     scenario: ScenarioBody,
     work: Work,
     objective: Annotated[
-        Literal["sweep", "exchange", "take"],
+        Objective,
         Query(description="The aim of the line walked when the scenario has no allocation."),
-    ] = "take",
+    ] = DEFAULT_OBJECTIVE,
 ) -> ExplainAnswer:
     """Narrate the procedure step by step: `cfalloc explain --objective O --json`."""
     seconds = work.settings.solve_time_limit
@@ -276,6 +280,14 @@ async def page() -> FileResponse:
     )
 
 
+@pages.get("/infinity")
+async def infinity_page() -> FileResponse:
+    """The Infinity close-combat calculator (its endpoints: :mod:`allocator.web.infinity`)."""
+    return FileResponse(
+        STATIC_DIR / "infinity.html", headers={"Content-Security-Policy": PAGE_SECURITY_POLICY}
+    )
+
+
 @pages.get("/docs")
 async def api_docs(request: Request) -> HTMLResponse:
     """Swagger UI 5, served from this machine (no CDN at run time, no online validator)."""
@@ -324,6 +336,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api)
     app.include_router(builder.router)
+    app.include_router(infinity.router)
     app.include_router(pages)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.mount(DOCS_ASSETS, StaticFiles(directory=docs_assets()), name="docs-assets")

@@ -42,10 +42,12 @@ from allocator.games.crossfire.battle import (
     load_organisation,
 )
 from allocator.games.crossfire.explain import PART_OF_STEP, requirements
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, OBJECTIVES
 from allocator.games.crossfire.profile import crossfire_profiles, shipped_profile
 from allocator.games.crossfire.rules import RULES, STEP_TITLES, step_rules
 from allocator.games.crossfire.rules import capacity as capacity_rules
 from allocator.games.crossfire.rules.base import combat_names
+from allocator.games.crossfire.rules.resolution import keeps_fighting
 from allocator.games.crossfire.schema import (
     Building,
     Organisation,
@@ -126,6 +128,22 @@ class StepTerm(BaseModel):
     title: str
 
 
+class ObjectiveTerm(BaseModel):
+    """One objective the search plays for (``--objective``, ``objective`` in the API)."""
+
+    name: str
+    title: str = Field(description="A short label for a picker.")
+    words: str = Field(description="What it is, in a sentence for a player.")
+    label: str = Field(
+        description="What a value says: `attacker wins every combat: 81.3% (13/16)`, "
+        "`expected exchange +0.44 stands (7/16)`."
+    )
+    unit: Literal["chance", "stands"] = Field(
+        description="A value is a chance (0 to 1) or a number of stands."
+    )
+    whole_fight: bool = Field(description="Valued over the whole fight, not one round.")
+
+
 class StageTerm(BaseModel):
     """One stage of the page's board: the part of the allocation it builds, and its steps."""
 
@@ -188,6 +206,8 @@ class Terms(BaseModel):
     fields: ScenarioFields
     limits: Limits = Field(description="This server's size and time limits.")
     numbers: NumberFormat
+    objectives: list[ObjectiveTerm] = Field(description="In the order a picker offers them.")
+    default_objective: str = Field(description="What every command and the page play for.")
 
 
 class OrganisationEntry(BaseModel):
@@ -389,7 +409,7 @@ def _terms() -> Terms:
                 role_label=ROLE_LABELS[ROLES[kind]],
                 commander=kind in COMMANDERS,
                 rated=ROLES[kind] == Role.leader,
-                fights=ROLES[kind] == Role.squad or kind in COMMANDERS,
+                fights=keeps_fighting(ROLES[kind], kind in COMMANDERS),
             )
             for kind in StandType
         ],
@@ -401,6 +421,18 @@ def _terms() -> Terms:
         fields=scenario_fields(),
         limits=Limits(),
         numbers=NumberFormat(percent_digits=PERCENT_DIGITS, signed_digits=SIGNED_DIGITS),
+        objectives=[
+            ObjectiveTerm(
+                name=o.name,
+                title=o.title,
+                words=o.words,
+                label=o.label,
+                unit=o.unit,
+                whole_fight=not o.one_round,
+            )
+            for o in OBJECTIVES.values()
+        ],
+        default_objective=DEFAULT_OBJECTIVE.name,
     )
 
 

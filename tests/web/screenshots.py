@@ -4,6 +4,7 @@ Not a test: run it on purpose after changing the page, then look at the pictures
 
     python tests/web/screenshots.py            # writes docs/img/page-*.png
     python tests/web/screenshots.py --out DIR  # somewhere else
+    python tests/web/screenshots.py --only page-infinity.png  # one picture
 
 It serves the app on a free loopback port and drives Debian's Chromium (/usr/bin/chromium) with
 the same steps as the browser tests (tests/web/test_web_page.py).
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -119,6 +121,24 @@ def scenario_error(page: Any) -> Any:
     return page.locator(".scenario-bar")
 
 
+def open_calculator(page: Any) -> None:
+    """The Infinity calculator, on its opening example worked out."""
+    page.goto(urljoin(page.url, "/infinity"))
+    expect(page.locator("body")).to_have_attribute("data-loading", "false")
+    expect(page.get_by_test_id("inf-title")).not_to_be_empty()
+
+
+def infinity(page: Any) -> Any:
+    open_calculator(page)
+    page.get_by_test_id("inf-compare-add").click()
+    return page.get_by_test_id("inf-result")
+
+
+def infinity_phone(page: Any) -> Any:
+    open_calculator(page)
+    return page.get_by_test_id("inf-card-reactive")
+
+
 def phone(page: Any) -> None:
     build_two_organisations(page)
     use_built_fight(page)
@@ -145,12 +165,17 @@ PICTURES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("page-explain.png", "desktop", explain),
     ("page-scenario-error.png", "desktop", scenario_error),
     ("page-phone.png", "phone", phone),
+    ("page-infinity.png", "desktop", infinity),
+    ("page-infinity-phone.png", "phone", infinity_phone),
 ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    parser.add_argument(
+        "--only", action="append", metavar="FILE", help="take only this picture (repeatable)"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with background(WebSettings()) as (url, _), sync_playwright() as playwright:
@@ -158,6 +183,8 @@ def main() -> None:
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         for name, size, steps in PICTURES:
+            if args.only and name not in args.only:
+                continue
             context = browser.new_context(viewport=VIEWPORTS[size], is_mobile=size == "phone")
             page = context.new_page()
             page.goto(f"{url}/")

@@ -72,6 +72,11 @@ REQUESTS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("GET", "/api/profiles"): [{}],
     ("POST", "/api/board"): [{"json": seed()}, {"json": read_file(UNALLOCATED)}],
     ("POST", "/api/scenario-yaml"): [{"json": seed()}],
+    ("GET", "/api/infinity/menus"): [{}],
+    ("POST", "/api/infinity/roll"): [
+        {"json": read_file(folder("scenarios") / "infinity" / name)}
+        for name in ("martial-arts.yaml", "berserk.yaml", "melee.yaml")
+    ],
 }
 #: The command line's runs that answer what an endpoint answers for the same request.
 SAME_AS_COMMAND = {
@@ -82,8 +87,7 @@ SAME_AS_COMMAND = {
         path,
         "--side",
         body["side"],
-        "--objective",
-        body.get("objective", "sweep"),
+        *(["--objective", body["objective"]] if "objective" in body else []),  # same default
     ],
     ("POST", "/api/simulate"): lambda path, body, params: ["simulate", path, "--seed", "7"],
 }
@@ -161,7 +165,8 @@ def test_every_answer_obeys_its_documented_and_committed_schemas(
     for name in named:
         assert problems(committed(name), answer) == [], name
     answers_of_commands = {"/api/check", "/api/explain", "/api/solve", "/api/simulate"}
-    assert bool(named) == (path in answers_of_commands or path == "/api/scenarios/{name}")
+    formats_served = {"/api/scenarios/{name}", "/api/infinity/menus"}
+    assert bool(named) == (path in answers_of_commands or path in formats_served)
 
 
 @pytest.mark.parametrize("key", sorted(SAME_AS_COMMAND), ids=" ".join)

@@ -157,7 +157,9 @@ def test_while_heavy_solves_fill_the_pool_the_page_answers_and_more_work_gets_42
             assert refused.headers["retry-after"] == "5"
             assert refused.json()["error"]["place"] == "server"
         assert [r.status_code for r in answers] == [200] * 3
-        assert answers[0].json() == solve(battle_from_data(SEED), "defender", "sweep", 5).to_json()
+        assert (
+            answers[0].json() == solve(battle_from_data(SEED), "defender", time_limit=5).to_json()
+        )
         wait_until(lambda: pool.admitted == 0, "the pool's release of its places")
         assert httpx.post(f"{url}/api/check", json=SEED).status_code == 200
 

@@ -544,7 +544,7 @@ def test_best_split_shows_each_combats_odds(page: Any) -> None:
     page.get_by_test_id("solve-defender").click()
     result = page.get_by_test_id("solve-result")
     expect(result.get_by_test_id("solve-status")).to_contain_text("proven")
-    expect(result.get_by_test_id("solve-status")).to_contain_text("3549/7936 (44.7%)")
+    expect(result.get_by_test_id("solve-status")).to_contain_text("44.7% (3549/7936)")
     bars = result.get_by_test_id("odds-bar")
     expect(bars.first).to_be_visible()
     assert bars.count() == result.get_by_test_id("solve-combat").count() >= 1

@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from allocator.core.exact import Exact, ExactValue
 from allocator.core.violations import Violation
+from allocator.games.crossfire.objectives import Objective
 from allocator.games.crossfire.schema import Allocation, is_none
 
 Side = Literal["attacker", "defender"]
-Objective = Literal["sweep", "exchange", "take"]
 
 
 class Answer(BaseModel):
@@ -102,6 +102,13 @@ class CheckAnswer(Answer):
         exclude_if=is_none,
         description="What the time limit cut short: the nearest legal allocation or the "
         "completion, when it was not found in time (the rules broken are all listed).",
+    )
+    still_to_place: list[str] = Field(
+        default_factory=list,
+        description="The stands the allocation given must still place, as far as it goes: "
+        "defending stands in no combat (1c); then attacking squads sent nowhere (4e; leaders "
+        "may stay out, crew-served weapons, FOs and snipers do not assault, 4d); then stands of "
+        "unopposed combats that do not move yet (6a).",
     )
     warnings: list[str] = Field(default_factory=list)
 

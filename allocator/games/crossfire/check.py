@@ -14,7 +14,7 @@ from allocator.core.budget import Budget
 from allocator.core.errors import TimeLimitError
 from allocator.games.crossfire.answers import CheckAnswer
 from allocator.games.crossfire.battle import Battle, load_battle
-from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.rules import check, still_to_place
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.warnings import battle_warnings
 
@@ -119,5 +119,6 @@ def check_battle(battle: Battle, budget: Budget | None = None) -> CheckAnswer:
         completion=completion,
         odds=odds,
         cut_short=cut_short,
+        still_to_place=still_to_place(battle),
         warnings=battle_warnings(battle),
     )

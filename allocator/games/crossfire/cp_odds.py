@@ -2,12 +2,14 @@
 
 Per combat slot the model computes both sides' totals from the final memberships (after step 6),
 clamps their difference, and looks the result up in a table of exact probabilities
-(:func:`allocator.games.crossfire.odds.win_probability`). The objective is the sum over combats of
+(:func:`allocator.games.crossfire.odds.win_probability`). The objective is the sum over combats
+of a term given by the round objective's form (:mod:`allocator.games.crossfire.objectives`):
 
-* ``sweep``: the scaled logarithm of P(attacker wins); its exactness is restored by
-  :mod:`allocator.games.crossfire.search.rivals`, which compares candidate lines with fractions;
-* ``exchange``: P(win) x (stands in the combat) - attacking stands, scaled by the common
-  denominator of the table, so that it is exact in integers.
+* a product (``sweep``): the scaled logarithm of the combat's factor; its exactness is restored
+  by :mod:`allocator.games.crossfire.search.rivals`, which compares candidate lines with
+  fractions;
+* a sum (``exchange``): what the combat's defending and attacking stands are worth at its odds,
+  scaled by the common denominator of those weights, so that it is exact in integers.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from allocator.core.budget import Budget
 from allocator.core.cpsat import cp_model
 from allocator.games.crossfire.battle import Role
 from allocator.games.crossfire.model import RulesModel
+from allocator.games.crossfire.objectives import ProductObjective, RoundObjective, SumObjective
 from allocator.games.crossfire.odds import DIFF_LIMIT, stand_value, win_probability
 from allocator.games.crossfire.rules import leaders as leader_rules
+from allocator.games.crossfire.schema import RATINGS
 
 LOG_SCALE = 10**9
 EXACT_SCALE_LIMIT = 2**40
@@ -32,7 +36,7 @@ EXACT_SCALE_LIMIT = 2**40
 class OddsTerms:
     """Adds the combat odds of every slot of ``rules`` and an objective over them."""
 
-    def __init__(self, rules: RulesModel, objective: str):
+    def __init__(self, rules: RulesModel, objective: RoundObjective):
         self.rules = rules
         self.model = rules.model
         self.battle = rules.battle
@@ -42,13 +46,25 @@ class OddsTerms:
         pool = self.mode == "pool"
         self.max_dice = (len(rules.attackers) + 1, len(rules.defenders) + 1) if pool else (1, 1)
         self.probabilities = self._table()
-        self.logs = [_scaled_log(p) for p in self.probabilities]
+        self.product = isinstance(objective, ProductObjective)
+        if isinstance(objective, ProductObjective):
+            self.factors = [objective.factor(p) for p in self.levels]
+            self.logs = [_scaled_log(self.factors[level]) for level in self.level_of]
+        if isinstance(objective, SumObjective):
+            self.weights = [objective.weights(p) for p in self.levels]
+            self.scale = math.lcm(*(w.denominator for pair in self.weights for w in pair))
         self.state: dict[int, Any] = {}
         self.keys: dict[int, Any] = {}
         self.terms: list[Any] = []
         for c in rules.slots:
             self._combat(c)
-        self.exact = objective == "exchange" and self.scale <= EXACT_SCALE_LIMIT
+        self.exact = not self.product and self.scale <= EXACT_SCALE_LIMIT
+
+    @property
+    def linear(self) -> bool:
+        """Whether CP-SAT's LP relaxation helps: not for a sum's one-hot products, which it makes
+        slower than plain search (measured with bench/)."""
+        return self.product
 
     # --- the table ---------------------------------------------------------------------
 
@@ -66,7 +82,6 @@ class OddsTerms:
         self.levels = sorted(set(table))
         position = {p: i for i, p in enumerate(self.levels)}
         self.level_of = [position[p] for p in table]
-        self.scale = math.lcm(*(p.denominator for p in self.levels))
         return table
 
     # --- one combat --------------------------------------------------------------------
@@ -85,10 +100,7 @@ class OddsTerms:
         )
         has_squad = rules.reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
         has_commander = rules.reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
-        as_squad = sum(  # each CC or BC counts as a squad where his side has none
-            rules.reify_and([members[k], has_squad.Not()], f"o_as{attacking}{k}{c}")
-            for k in commanders
-        )
+        as_squad = leader_rules.as_squads_expression(rules, c, members, has_squad, attacking)
         bonus = leader_rules.bonus_expression(
             rules,
             members,
@@ -122,7 +134,7 @@ class OddsTerms:
             if b.is_commander(s):
                 bound += abs(ruleset.value("commander_as_squad"))
             if b.role(s) == Role.leader:
-                bound += 3
+                bound += RATINGS[1]
         return int(bound)
 
     def _combat(self, c: int) -> None:
@@ -149,43 +161,57 @@ class OddsTerms:
         m.Add(state == self.auto_win).OnlyEnforceIf([opposed, def_fights.Not()])
         m.Add(state == self.unopposed).OnlyEnforceIf(opposed.Not())
         self.state[c] = state
-        if self.objective == "sweep":
+        if self.product:
             logs = self.logs
             term = m.NewIntVar(min(logs), max(logs), f"o_log{c}")
             m.AddElement(state, logs, term)
         else:
-            term = self._exchange_term(c, state, defenders, attackers)
+            term = self._sum_term(c, state, defenders, attackers)
         self.terms.append(term)
 
-    def _exchange_term(
+    def _sum_term(
         self, c: int, state: Any, defenders: dict[str, Any], attackers: dict[str, Any]
     ) -> Any:
-        """Scaled P(win) x (stands in the combat) - attacking stands, linear for the LP.
+        """What the combat's stands are worth at its odds, scaled, linear for the LP.
 
         The odds level is one-hot; each level's share of the stand count is its own variable
-        (the standard linearisation of a boolean times an integer).
+        (the standard linearisation of a boolean times an integer). A defending stand is worth
+        ``wd`` and an attacking one ``wa`` at a level: the term is ``wd`` x (all the stands) plus
+        ``wa - wd`` x (the attacking ones), the second with one share per level only where
+        ``wa - wd`` is not the same at every level.
         """
         m = self.model
         scale = min(self.scale, EXACT_SCALE_LIMIT)
         width = len(defenders) + len(attackers)
         stands = m.NewIntVar(0, width, f"o_n{c}")
         m.Add(stands == sum(defenders.values()) + sum(attackers.values()))
+        attacking = sum(attackers.values())
         level = m.NewIntVar(0, len(self.levels) - 1, f"o_level{c}")
         m.AddElement(state, self.level_of, level)
-        shares = []
+        extra = {round((wa - wd) * scale) for wd, wa in self.weights}
         flags = []
-        for j, p in enumerate(self.levels):
+        term: Any = 0
+        for j, (wd, wa) in enumerate(self.weights):
             flag = m.NewBoolVar(f"o_at{c}_{j}")
-            share = m.NewIntVar(0, width, f"o_share{c}_{j}")
-            m.Add(share == stands).OnlyEnforceIf(flag)
-            m.Add(share == 0).OnlyEnforceIf(flag.Not())
             flags.append(flag)
-            shares.append((round(p * scale), share))
+            term += round(wd * scale) * self._share(stands, flag, width, f"o_share{c}_{j}")
+            if len(extra) > 1:
+                attackers_here = self._share(attacking, flag, width, f"o_ashare{c}_{j}")
+                term += round((wa - wd) * scale) * attackers_here
         m.AddExactlyOne(flags)
         m.Add(level == sum(j * flag for j, flag in enumerate(flags)))
-        m.Add(stands == sum(share for _, share in shares))
-        self.keys[c] = (level, stands, sum(attackers.values()))
-        return sum(v * share for v, share in shares) - scale * sum(attackers.values())
+        if len(extra) == 1:
+            term += extra.pop() * attacking
+        self.keys[c] = (level, stands, attacking)
+        return term
+
+    def _share(self, amount: Any, flag: Any, width: int, name: str) -> Any:
+        """``amount`` where ``flag`` holds, else 0 (its shares over a one-hot sum to it)."""
+        m = self.model
+        share = m.NewIntVar(0, width, name)
+        m.Add(share == amount).OnlyEnforceIf(flag)
+        m.Add(share == 0).OnlyEnforceIf(flag.Not())
+        return share
 
     def objective_expr(self) -> Any:
         return sum(self.terms)
@@ -205,17 +231,17 @@ class OddsTerms:
     ) -> bool:
         """Whether another multiset of combat odds could beat ``counts`` from within the window.
 
-        Only for ``sweep``: the value is the product of the combats' odds, so a rival is a
-        multiset of odds levels with a better exact product whose scaled logarithms sum to
-        between ``low`` and ``high``. Usually there is none, and no rival is searched for.
+        Only for a product objective: the value is the product of the combats' factors, so a
+        rival is a multiset of odds levels with a better exact product whose scaled logarithms
+        sum to between ``low`` and ``high``. Usually there is none, and no rival is searched for.
         When the budget runs out first, a rival cannot be ruled out.
         """
-        log_of_level = {self.level_of[i]: log for i, log in enumerate(self.logs)}
-        logs = [log_of_level[level] for level in range(len(self.levels))]
-        found = prod((self.levels[level] ** n for level, n in enumerate(counts)), start=Fraction(1))
+        ascending = sorted(range(len(self.factors)), key=lambda level: self.factors[level])
+        logs = [_scaled_log(self.factors[level]) for level in ascending]
+        found = prod((self.factors[lv] ** n for lv, n in enumerate(counts)), start=Fraction(1))
         try:
             for combo in _combos_in_window(logs, sum(counts), low, high, _Ticks(budget)):
-                value = prod((self.levels[level] for level in combo), start=Fraction(1))
+                value = prod((self.factors[ascending[i]] for i in combo), start=Fraction(1))
                 if (value > found) if maximise else (value < found):
                     return True
         except OutOfTime:
@@ -224,7 +250,7 @@ class OddsTerms:
 
     def exclude(self, solver: cp_model.CpSolver) -> None:
         """Forbid every solution whose exact value is bound to equal this one's."""
-        if self.objective == "sweep":
+        if self.product:
             self._exclude_levels(self.level_counts(solver))
             return
         differs: list[Any] = []

@@ -15,21 +15,18 @@ from __future__ import annotations
 
 from typing import Literal
 
+from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
-from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.check import is_complete
 from allocator.games.crossfire.fight import fight_answer
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
+from allocator.games.crossfire.rules.attack import attack_view
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.warnings import battle_warnings
-from allocator.games.crossfire.words import (
-    combat_sentence,
-    describe_changes,
-    describe_value,
-    gap,
-    round_sentence,
-)
+from allocator.games.crossfire.words import combat_sentence, describe_changes, round_sentence
 
 #: The part of the allocation each step's choice is in.
 PART_OF_STEP = {1: "combats", 2: "combats", 3: "combats", 4: "attack", 5: "attack", 6: "reallocate"}
@@ -51,13 +48,17 @@ def _chosen(battle: Battle, allocation: Allocation, step: int) -> str | None:
     if step == 4 and allocation.attack is not None:
         return f"The attack: {_where(allocation.attack)}."
     if step == 5 and allocation.attack is not None:
-        as_squads = [
-            f"{leader} takes combat {name} as a squad (4b), so 5a does not bind him there."
-            for name, ids in allocation.attack.items()
-            if not any(battle.role(s) == Role.squad for s in ids)
-            for leader in ids
-            if battle.is_commander(leader)
-        ]
+        view = attack_view(battle, allocation.combats or {}, allocation.attack)
+        as_squads = []
+        for name, head in view.acting.items():
+            text = f"{head} takes combat {name} as a squad (4b), so 5a does not bind him there."
+            others = [a for a in view.members[name] if a != head and battle.is_commander(a)]
+            if others:
+                text += (
+                    f" {listing(others)} {'joins' if len(others) == 1 else 'join'} him there as "
+                    f"{'a leader' if len(others) == 1 else 'leaders'} only, not as a squad (5c)."
+                )
+            as_squads.append(text)
         return " ".join(as_squads) or None
     if step == 6 and allocation.reallocate is not None:
         moves = "; ".join(f"{s} to {t}" for s, t in allocation.reallocate.items()) or "none"
@@ -117,9 +118,12 @@ def _resolution(battle: Battle, allocation: Allocation, violations: list[Violati
     )
 
 
-def explain_optimal(battle: Battle, objective: str, time_limit: float | None) -> ExplainAnswer:
-    """The walkthrough of the optimal line of play (``take``: round 1 of the whole fight), with
-    why each side chooses as it does. One time budget bounds both sides' searches."""
+def explain_optimal(
+    battle: Battle, objective: Objective, time_limit: float | None
+) -> ExplainAnswer:
+    """The walkthrough of the optimal line of play (for a fight objective: round 1 of the whole
+    fight), with why each side chooses as it does. One time budget bounds both sides'
+    searches."""
     from allocator.core.budget import Budget
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, SolveOutcome, solve
     from allocator.games.crossfire.words import fight_sentence, why
@@ -137,8 +141,8 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
     steps = explain_allocation(battle, line.allocation())
     proven = defender.proven and attacker.proven
     best = "Best" if proven else "Best found (not proven optimal)"
-    value = describe_value(objective, line.value)
-    if not proven and objective == "take":
+    value = objective.describe(line.value)
+    if not proven and not objective.one_round:
         value = f"at least {value}"
 
     def against_runner_up(outcome: SolveOutcome, part: str) -> str:
@@ -147,8 +151,8 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
             return ""
         return (
             f" The runner-up ({describe_changes(getattr(line, part), getattr(runner, part))}) "
-            f"gives {describe_value(objective, runner.value)}: "
-            f"{gap(objective, runner.value - line.value)} for the attacker."
+            f"gives {objective.describe(runner.value)}: "
+            f"{objective.gap(runner.value - line.value)} for the attacker."
         )
 
     steps[1].text.append(
@@ -162,7 +166,7 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
         moves = "; ".join(f"{s} to {t}" for s, t in line.reallocate.items())
         steps[6].text.append(f"The defender's best moves: {moves}.")
     fight = None
-    if objective == "take":
+    if not objective.one_round:
         fight = fight_answer(defender)
         steps[7].text.append(fight_sentence(fight))
         steps[7].text.append(why(defender))
@@ -181,7 +185,7 @@ def explain_optimal(battle: Battle, objective: str, time_limit: float | None) ->
 
 
 def explain(
-    battle: Battle, objective: str = "take", time_limit: float | None = None
+    battle: Battle, objective: Objective = DEFAULT_OBJECTIVE, time_limit: float | None = None
 ) -> ExplainAnswer:
     """The walkthrough: of the file's allocation, or of the optimal line when it has none."""
     allocation = battle.allocation

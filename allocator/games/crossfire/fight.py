@@ -1,13 +1,16 @@
-"""The whole fight of a ``take`` solve as its typed answer, for ``solve`` and ``explain`` alike.
+"""The whole fight of a fight objective's solve (``take``) as its typed answer, for ``solve``
+and ``explain`` alike.
 
 Both the answer of a solve (:mod:`.service`) and the walkthrough of the optimal line
 (:mod:`.explain`) report the whole fight the search found, so it is built here, below both.
 
 >>> from allocator.core.library import folder
 >>> from allocator.games.crossfire.battle import load_battle
+>>> from allocator.games.crossfire.objectives import objective_named
 >>> from allocator.games.crossfire.search.solve import solve
 >>> battle = load_battle(folder("scenarios") / "guide-5-squads-v-2-four-and-one.yaml")
->>> fight = fight_answer(solve(battle.with_allocation(None), "defender", "take"))
+>>> take = objective_named("take")
+>>> fight = fight_answer(solve(battle.with_allocation(None), "defender", take))
 >>> fight.p_attacker_takes is not None and fight.p_attacker_takes + fight.p_defender_holds == 1
 True
 """
@@ -25,7 +28,8 @@ if TYPE_CHECKING:
 
 
 def fight_answer(outcome: SolveOutcome) -> FightAnswer:
-    """The whole fight of a ``take`` solve (what is known of it when the search was cut short)."""
+    """The whole fight of a fight objective's solve (what is known of it when the search was cut
+    short)."""
     fight = outcome.fight
     one_round = None if outcome.one_round is None else ExactValue.of(outcome.one_round)
     if fight is None:

@@ -23,6 +23,7 @@ from allocator.games.crossfire.answers import (
     RoundAnswer,
 )
 from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.objectives import OBJECTIVES, RoundObjective
 from allocator.games.crossfire.profile import Ruleset
 from allocator.games.crossfire.rules import leaders
 from allocator.games.crossfire.schema import StandType
@@ -108,11 +109,10 @@ def side_total(battle: Battle, ids: Sequence[str], attacking: bool) -> SideTotal
     squads = [s for s in ids if battle.role(s) == Role.squad]
     weapons = [s for s in ids if battle.role(s) == Role.weapon]
     commanders = [s for s in ids if battle.is_commander(s)]
-    fighters = len(squads) + len(weapons)
-    if not squads:  # each CC or BC counts as a squad where his side has none
-        for commander in commanders:
-            parts.append((f"{commander} fights as a squad", ruleset.value("commander_as_squad")))
-        fighters += len(commanders)
+    heads = leaders.as_squads(battle, ids, attacking)
+    for commander in heads:
+        parts.append((f"{commander} fights as a squad", ruleset.value("commander_as_squad")))
+    fighters = len(squads) + len(weapons) + len(heads)
     parts += leaders.bonus_parts(battle, ids)
     if attacking and battle.surprised():
         parts.append(("surprised", ruleset.value("surprise")))
@@ -196,28 +196,6 @@ def round_odds(
     ]
 
 
-def sweep(odds: Iterable[CombatOdds]) -> Fraction:
-    """P(the attacker wins every combat this round)."""
-    value = Fraction(1)
-    for combat in odds:
-        value *= combat.p_attacker_wins
-    return value
-
-
-def exchange(odds: Iterable[CombatOdds]) -> Fraction:
-    """Expected defending stands removed minus expected attacking stands removed."""
-    return sum(
-        (
-            c.p_attacker_wins * len(c.defenders) - (1 - c.p_attacker_wins) * len(c.attackers)
-            for c in odds
-        ),
-        Fraction(0),
-    )
-
-
-OBJECTIVES = {"sweep": sweep, "exchange": exchange}
-
-
 @dataclass
 class RoundOutcome:
     """P(defender loses i stands and attacker loses j) for the whole round."""
@@ -232,12 +210,15 @@ class RoundOutcome:
 
 
 def round_answer(odds: list[CombatOdds]) -> RoundAnswer:
-    """Every combat's odds, the round's outcomes and both one-round objectives."""
-    return RoundAnswer(
-        combats=[c.answer() for c in odds],
-        outcomes=round_outcome(odds).answer(),
-        sweep=ExactValue.of(sweep(odds)),
-        exchange=ExactValue.of(exchange(odds)),
+    """Every combat's odds, the round's outcomes and the round's value under each round
+    objective (a field of :class:`RoundAnswer` by the objective's name)."""
+    values = {
+        name: ExactValue.of(o.of_round(odds))
+        for name, o in OBJECTIVES.items()
+        if isinstance(o, RoundObjective)
+    }
+    return RoundAnswer.model_validate(
+        {"combats": [c.answer() for c in odds], "outcomes": round_outcome(odds).answer(), **values}
     )
 
 

@@ -29,6 +29,7 @@ from pydantic import (
 from pydantic import Strict as PydanticStrict
 
 from allocator.core.exact import Exact
+from allocator.games.crossfire.objectives import Objective
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
@@ -121,6 +122,11 @@ class Unit(Strict):
     units: list[Unit] = Field(default_factory=list, description="The units under this one.")
 
 
+#: The least and the most a leader's command rating may be (L1-L3; most leaders +0..+2, a
+#: Commissar +2): the one home of these bounds, which the rules, the model and the page use.
+RATINGS = (0, 3)
+
+
 class Stand(Strict):
     """One stand (a counter or base on the table)."""
 
@@ -140,9 +146,10 @@ class Stand(Strict):
     )
     rating: Whole | None = Field(
         default=None,
-        ge=0,
-        le=3,
-        description="A leader's command rating, 0 to 3 (most leaders +0..+2, a Commissar +2).",
+        ge=RATINGS[0],
+        le=RATINGS[1],
+        description=f"A leader's command rating, {RATINGS[0]} to {RATINGS[1]} (most leaders "
+        "+0..+2, a Commissar +2).",
     )
     quality: Quality = Quality.regular
     suppressed: YesNo = False
@@ -163,7 +170,7 @@ class PresentStand(Strict):
     id: Id
     name: Name | None = None
     label: Label | None = None
-    rating: Whole | None = Field(default=None, ge=0, le=3)
+    rating: Whole | None = Field(default=None, ge=RATINGS[0], le=RATINGS[1])
     quality: Quality | None = None
     suppressed: YesNo | None = None
     near: list[Id] | None = None
@@ -226,7 +233,7 @@ class Expect(Strict):
         default_factory=dict,
         description="For a complete legal allocation: each combat's (attacker, defender) totals.",
     )
-    solve: dict[Literal["sweep", "exchange", "take"], Exact] = Field(
+    solve: dict[Objective, Exact] = Field(
         default_factory=dict,
         description="For a scenario without an allocation: the exact value of `cfalloc solve` "
         "for each objective named.",

@@ -24,6 +24,7 @@ from allocator.games.crossfire.answers import (
 )
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.fight import fight_answer
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
 from allocator.games.crossfire.search.lines import Line
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def line_answer(line: Line) -> LineAnswer:
 def solve_answer(
     battle: Battle,
     side: str,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
     rounds: int | None = None,
 ) -> SolveAnswer:
@@ -72,12 +73,12 @@ def answer_of(outcome: SolveOutcome) -> SolveAnswer:
         why=why(outcome),
         warnings=outcome.warnings,
         note=None if outcome.proven else not_proven_note(outcome.bounds, outcome.objective),
-        fight=None if outcome.objective != "take" else fight_answer(outcome),
+        fight=None if outcome.objective.one_round else fight_answer(outcome),
     )
 
 
 def explain_answer(
-    battle: Battle, objective: str = "take", time_limit: float | None = None
+    battle: Battle, objective: Objective = DEFAULT_OBJECTIVE, time_limit: float | None = None
 ) -> ExplainAnswer:
     from allocator.games.crossfire.explain import explain
 
@@ -88,7 +89,7 @@ def simulate_answer(
     battle: Battle,
     rounds: int = 1,
     seed: int | None = None,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
 ) -> SimulateAnswer:
     from allocator.games.crossfire.simulate import simulate
@@ -100,7 +101,7 @@ def trials_answer(
     battle: Battle,
     count: int,
     seed: int | None = None,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
     rounds: int | None = None,
 ) -> TrialsAnswer:

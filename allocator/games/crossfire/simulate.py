@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
@@ -28,13 +27,14 @@ from allocator.games.crossfire.answers import (
     TrialCombat,
     TrialsAnswer,
 )
-from allocator.games.crossfire.battle import SIDES, Battle, Role
-from allocator.games.crossfire.odds import CombatOdds, round_odds, sweep
-from allocator.games.crossfire.rules import check
+from allocator.games.crossfire.battle import SIDES, Battle
+from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, FightObjective, Objective
+from allocator.games.crossfire.odds import CombatOdds, round_answer, round_odds
+from allocator.games.crossfire.rules import check, resolution
 from allocator.games.crossfire.schema import Allocation, SideName
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.search.game import Playbook
+    from allocator.games.crossfire.search.solve import SolveOutcome
 
 #: Seeds are drawn from this range when the player gives none (small enough to type back in).
 SEED_RANGE = 1_000_000
@@ -104,45 +104,45 @@ def roll_round(
     return combats, lost
 
 
-def fight_over(battle: Battle, left: dict[SideName, list[str]]) -> SideName | None:
-    """The winner once a side has nothing left that can fight on in the building (7b)."""
-    if not left["defender"]:
-        return "attacker"
-    if not any(battle.role(s) == Role.squad or battle.is_commander(s) for s in left["attacker"]):
-        return "defender"
-    return None
-
-
 @dataclass
 class Plan:
     """How each round is played: the file's complete allocation in round 1 (when it has one),
-    and otherwise both sides' best line for the objective (``take``: over the whole fight).
+    and otherwise both sides' best line for the objective (a fight objective: the whole fight,
+    searched once, when a round first needs it: :meth:`whole_fight`).
 
     One time budget bounds every solve the plan makes.
     """
 
     battle: Battle
-    objective: str
+    objective: Objective
     time_limit: float | None
     rounds: int | None = None
     given: Allocation | None = field(init=False)
-    playbook: Playbook | None = field(init=False, default=None)
-    take: Fraction | None = field(init=False, default=None)
+    _fight: SolveOutcome | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, solve
+        from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
 
         self.budget = Budget(self.time_limit or DEFAULT_TIME_LIMIT)
         self.given = _given_allocation(self.battle)
-        if self.objective == "take":
-            outcome = solve(self.battle, "defender", "take", rounds=self.rounds, budget=self.budget)
-            self.playbook, self.take = outcome.playbook, outcome.line.value
+
+    def whole_fight(self) -> SolveOutcome:
+        """The fight objective's best line of the battle, with its playbook of later rounds."""
+        from allocator.games.crossfire.search.solve import solve
+
+        if self._fight is None:
+            self._fight = solve(
+                self.battle, "defender", self.objective, rounds=self.rounds, budget=self.budget
+            )
+        return self._fight
 
     def __call__(self, current: Battle, round_number: int) -> Allocation:
         if round_number == 1 and self.given is not None:
             return self.given
-        if self.playbook is not None:
-            return self.playbook.allocation(current, round_number)
+        if isinstance(self.objective, FightObjective):
+            playbook = self.whole_fight().playbook
+            if playbook is not None:
+                return playbook.allocation(current, round_number)
         from allocator.games.crossfire.search.solve import solve
 
         return solve(current, "defender", self.objective, budget=self.budget).line.allocation()
@@ -180,7 +180,7 @@ def play(
         left = {
             side: [s for s in current.side(side).stands if s not in removed[side]] for side in SIDES
         }
-        winner = fight_over(current, left)
+        winner = resolution.winner(current, left)
         if winner is not None:
             break
         current = current.next_round(left["defender"] + left["attacker"])
@@ -191,7 +191,7 @@ def simulate(
     battle: Battle,
     rounds: int,
     seed: int | None = None,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
 ) -> SimulateAnswer:
     """Roll up to ``rounds`` rounds; after the first both sides play their best line."""
@@ -211,28 +211,31 @@ def trials(
     battle: Battle,
     count: int,
     seed: int | None = None,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float | None = None,
     rounds: int | None = None,
 ) -> TrialsAnswer:
     """Empirical rates over ``count`` plays: each combat of the first round, every combat won,
-    and for ``take`` the whole fight played to its end (both sides at their best)."""
+    and for a fight objective the whole fight played to its end (both sides at their best)."""
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
 
-    if rounds is not None and objective != "take":
+    if rounds is not None and objective.one_round:
         raise InputError(
-            "--rounds with --trials bounds whole fights: use it with --objective take (the "
-            "other trials roll the first round only)"
+            f"--rounds with --trials bounds whole fights: it does not apply to --objective "
+            f"{objective} (its trials roll the first round only)"
         )
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
     budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
     allocation_of = Plan(battle, objective, budget.remaining(), rounds)
-    take = allocation_of.take
-    if allocation_of.playbook is not None and allocation_of.given is not None:
-        # the trials play the file's round 1: the exact chance is that line's (worked out
-        # before they start, so that every state they reach has its line ready)
-        take = allocation_of.playbook.value_of(allocation_of.given)
+    p_take = None
+    if isinstance(objective, FightObjective):
+        fight = allocation_of.whole_fight()
+        p_take = fight.line.value
+        if fight.playbook is not None and allocation_of.given is not None:
+            # the trials play the file's round 1: the exact chance is that line's (worked out
+            # before they start, so that every state they reach has its line ready)
+            p_take = fight.playbook.value_of(allocation_of.given)
     first = allocation_of(battle, 1)
     odds = round_odds(battle, first.combats or {}, first.attack or {}, first.reallocate or {})
     wins = dict.fromkeys((c.name for c in odds), 0)
@@ -240,7 +243,7 @@ def trials(
     longest = rounds or default_limits().max_rounds
     while played < count and not (played and played % 64 == 0 and budget.expired()):
         played += 1
-        if objective == "take":
+        if isinstance(objective, FightObjective):
             history, _, winner = play(battle, longest, rng, allocation_of)
             results = [c.winner for c in history[0].combats]
             takes += winner == "attacker"
@@ -249,7 +252,7 @@ def trials(
         for combat, winner_of in zip(odds, results, strict=True):
             wins[combat.name] += winner_of == "attacker"
         sweeps += all(w == "attacker" for w in results)
-    p_sweep = sweep(odds)
+    p_sweep = round_answer(odds).sweep.exact
     return TrialsAnswer(
         trials=played,
         asked=count,
@@ -269,9 +272,9 @@ def trials(
         sweep_rate=sweeps / played,
         p_sweep=float(p_sweep),
         p_sweep_exact=p_sweep,
-        take_rate=None if take is None else takes / played,
-        p_take=None if take is None else float(take),
-        p_take_exact=take,
+        take_rate=None if p_take is None else takes / played,
+        p_take=None if p_take is None else float(p_take),
+        p_take_exact=p_take,
         note=None
         if played == count
         else f"the time limit ({budget.seconds:g} s) ended the trials after {played:,} of "

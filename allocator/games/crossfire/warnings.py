@@ -15,19 +15,13 @@ pc is within one stand width of no attacking squad, so he can join no combat (5a
 from __future__ import annotations
 
 from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules.attack import near_troops
 from allocator.games.crossfire.rules.capacity import check as capacity_check
 
 
 def leaders_near(battle: Battle) -> dict[str, list[str]]:
     """Each attacking leader and the attacking squads, CCs and BCs within one stand width (5a)."""
-    attacker = battle.attacker
-    fighters = attacker.ids(Role.squad) + [
-        s for s in attacker.ids(Role.leader) if battle.is_commander(s)
-    ]
-    return {
-        leader: [other for other in fighters if other != leader and battle.near(leader, other)]
-        for leader in attacker.ids(Role.leader)
-    }
+    return {leader: near_troops(battle, leader) for leader in battle.attacker.ids(Role.leader)}
 
 
 def stranded_leaders(battle: Battle) -> list[str]:

@@ -1,11 +1,9 @@
-"""The words about results: values, changes between two lines, why the best beats the runner-up.
+"""The words about results: changes between two lines, why the best beats the runner-up.
 
 One home for these sentences: the readable output, the ``why`` of ``--json`` and the Explain
-walkthrough all take them from here.
+walkthrough all take them from here (an objective's own words are its own:
+:mod:`.objectives`).
 
->>> from fractions import Fraction
->>> describe_value("sweep", Fraction(13, 16))
-'an 81.3% chance that the attacker wins every combat'
 >>> describe_changes({"A": ["d1", "h1"], "B": ["d2"]}, {"A": ["d1"], "B": ["d2", "h1"]})
 'h1 in B instead of A'
 """
@@ -16,31 +14,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.exact import fraction_text
-from allocator.core.text import article, percent, signed
+from allocator.core.text import odds_text
 from allocator.games.crossfire.answers import CombatAnswer, FightAnswer, RoundAnswer
+from allocator.games.crossfire.objectives import Objective
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.search.solve import SolveOutcome
 
 NOT_PROVEN = "best found, not proven optimal (the time limit stopped the search)"
-
-
-def describe_value(objective: str, value: Fraction) -> str:
-    """A value in words (all values are the attacker's: the defender wants them low)."""
-    chance = f"{article(percent(value))} {percent(value)} chance that the attacker"
-    if objective == "sweep":
-        return f"{chance} wins every combat"
-    if objective == "take":
-        return f"{chance} takes the building"
-    return f"an expected exchange of {signed(value, 3)} stands in the attacker's favour"
-
-
-def gap(objective: str, delta: Fraction) -> str:
-    """A difference of two values, signed, in the objective's unit."""
-    if objective == "exchange":
-        return f"{signed(delta, 3)} stands"
-    sign = "+" if delta >= 0 else "-"
-    return f"{sign}{percent(abs(delta))}"
 
 
 def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) -> str:
@@ -61,10 +42,10 @@ AT_LEAST = (
 )
 
 
-def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: str = "sweep") -> str:
+def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: Objective) -> str:
     """What a time-limited answer is, and what it depends on."""
     note = f"{NOT_PROVEN}; another machine, or a longer limit, may find a different line"
-    if objective == "take":
+    if not objective.one_round:
         note += f"; {AT_LEAST}"
     if bounds is not None:
         low, high = bounds
@@ -73,13 +54,13 @@ def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: str = "
 
 
 def why(outcome: SolveOutcome) -> str:
-    """Why this line is chosen: against the runner-up, and for ``take`` against the one-round
-    best."""
+    """Why this line is chosen: against the runner-up, and for the whole fight against the
+    one-round best."""
     side, objective, line = outcome.side, outcome.objective, outcome.line
-    value = describe_value(objective, line.value)
+    value = objective.describe(line.value)
     runner = outcome.choices.runner_up
     if not outcome.proven:
-        at_least = "at least " if objective == "take" else ""
+        at_least = "" if objective.one_round else "at least "
         sentence = (
             f"Best found for the {side}, not proven optimal (the time limit stopped the "
             f"search): {at_least}{value}."
@@ -93,16 +74,16 @@ def why(outcome: SolveOutcome) -> str:
     else:
         part = "combats" if side == "defender" else "attack"
         changes = describe_changes(getattr(line, part), getattr(runner, part))
-        other = describe_value(objective, runner.value)
+        other = objective.describe(runner.value)
         sentence = f"Best for the {side}: {value}; the runner-up ({changes}) gives {other}."
-    if objective == "take" and outcome.one_round is not None and outcome.proven:
+    if outcome.one_round is not None and outcome.proven:
         if outcome.one_round == line.value:
             sentence += " The same split is also the best for the first round alone."
         else:
             sentence += (
                 " The split that is best for the first round alone would give "
-                f"{describe_value('take', outcome.one_round)} "
-                f"({gap('take', outcome.one_round - line.value)} for the attacker)."
+                f"{objective.describe(outcome.one_round)} "
+                f"({objective.gap(outcome.one_round - line.value)} for the attacker)."
             )
     return sentence
 
@@ -110,11 +91,6 @@ def why(outcome: SolveOutcome) -> str:
 def parts_text(parts: list[tuple[str, int]]) -> str:
     """What makes up a total: ``d1 squad +1, h1 weapon +1, h1 crew -2``."""
     return ", ".join(f"{what} {value:+d}" for what, value in parts) or "nothing"
-
-
-def odds_text(p: Fraction) -> str:
-    """A probability as the page and the terminal show it: ``13/16 (81.3%)``."""
-    return f"{fraction_text(p)} ({percent(p)})"
 
 
 def combat_sentence(combat: CombatAnswer) -> str:

@@ -17,14 +17,19 @@ Fraction(207, 400)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from allocator.core.budget import Budget
+from allocator.core.library import names, shipped
 from allocator.core.limits import Limits
+from allocator.core.reader import read_file
 from allocator.core.resolution import Resolution
 from allocator.core.validation import validate
-from allocator.games.infinity.details import Edition
+from allocator.games.infinity.details import Edition, Side
 from allocator.games.infinity.melee import Melee
 from allocator.games.infinity.modifiers import level_label
 from allocator.games.infinity.profile import (
@@ -50,6 +55,7 @@ def close_combat(
     melee: Melee | Mapping[str, Any] | None = None,
     profile: InfinityProfile | None = None,
     limits: Limits | None = None,
+    budget: Budget | None = None,
 ) -> Resolution:
     """The exact close combat of ``active`` against ``reactive``.
 
@@ -66,6 +72,8 @@ def close_combat(
         A profile replacing the shipped one of ``rules`` (it must be of that edition).
     limits : Limits, optional
         The limits (``max_burst``); none: the process's.
+    budget : Budget, optional
+        The time limit (a server's), checked between the stages of the work; none: no limit.
 
     Returns
     -------
@@ -81,12 +89,14 @@ def close_combat(
         ruleset does not have, a profile of the other edition.
     LimitError
         A Burst over the ``max_burst`` limit.
+    TimeLimitError
+        When ``budget`` ran out.
     """
     engagement = validate(
         InfinityEngagement,
         {"rules": rules, "active": active, "reactive": reactive, "melee": melee},
     )
-    return InfinityResolver(profile, limits).resolve(engagement)
+    return InfinityResolver(profile, limits).resolve(engagement, budget)
 
 
 # --- the menus --------------------------------------------------------------------------------
@@ -136,11 +146,36 @@ class RulesetMenu(_Menu):
         return next(skill for skill in self.skills if skill.name == name)
 
 
+class FieldMenu(_Menu):
+    """One field of a trooper: how a profile writes it, what it is, its bounds and default."""
+
+    name: str = Field(description="The trooper's field in the engagement file.")
+    label: str = Field(description="How a profile writes it: CC, B, ARM, ...")
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = Field(None, description="The longest text it takes.")
+    default: int | str | bool | None = None
+
+
+class ExampleMenu(_Menu):
+    """A shipped engagement of two troopers to start from."""
+
+    name: str = Field(description="Its name (`cfalloc resolve infinity --example-name NAME`).")
+    description: str
+    engagement: InfinityEngagement
+
+
 class InfinityMenus(_Menu):
-    """What a calculator page offers, one menu per ruleset."""
+    """What a calculator page offers: one menu per ruleset, the troopers' fields, the words of
+    the two sides, and the shipped examples of two troopers."""
 
     default: Edition
     rulesets: list[RulesetMenu]
+    fields: list[FieldMenu] = Field(default_factory=list)
+    sides: dict[Side, str] = Field(default_factory=dict, description="Each side's name.")
+    examples: list[ExampleMenu] = Field(default_factory=list)
+    start: str | None = Field(None, description="The example a page opens with.")
 
     def ruleset(self, name: Edition) -> RulesetMenu:
         return next(menu for menu in self.rulesets if menu.name == name)
@@ -176,17 +211,20 @@ def _skill_menus(profile: InfinityProfile) -> list[SkillMenu]:
         found.append(SkillMenu(name=skill, title=SKILL_TITLES[skill], kind=kind, options=options))
     berserk = profile.berserk
     if berserk is not None:
-        bonus = "the MOD in brackets" if berserk.attack is None else f"{berserk.attack:+d} CC"
         rolls = ", Normal Rolls for both" if berserk.normal_rolls else ""
+        if berserk.attack is None:  # the MOD in its brackets: Berserk (+3) is 3
+            chosen = [
+                SkillOption(value=mod, label=f"Berserk ({mod:+d} CC{rolls})")
+                for mod in range(1, profile.modifier_cap + 1)
+            ]
+        else:
+            chosen = [SkillOption(value=True, label=f"Berserk ({berserk.attack:+d} CC{rolls})")]
         found.append(
             SkillMenu(
                 name="berserk",
                 title="Berserk",
                 kind="modifier",
-                options=[
-                    SkillOption(value=False, label="none"),
-                    SkillOption(value=True, label=f"Berserk ({bonus}{rolls})"),
-                ],
+                options=[SkillOption(value=False, label="none"), *chosen],
             )
         )
     for fights_on in profile.fights_on:
@@ -239,6 +277,94 @@ def ruleset_menu(profile: InfinityProfile) -> RulesetMenu:
     )
 
 
+#: How a trooper profile writes each field of a trooper.
+FIELD_LABELS: dict[str, str] = {
+    "name": "Name",
+    "type": "Type",
+    "action": "Action",
+    "attribute": "CC",
+    "modifiers": "MOD",
+    "burst": "B",
+    "weapon": "Weapon",
+    "damage": "DAM",
+    "ph": "PH",
+    "ps": "PS",
+    "ammunition": "Ammunition",
+    "traits": "Traits",
+    "armour": "ARM",
+    "bts": "BTS",
+    "vita": "W/VITA",
+    "structure": "STR",
+    "wounds_taken": "Wounds taken",
+    "allies": "Allies",
+    "fireteam": "Fireteam",
+    "skills": "Skills",
+}
+#: The example a page opens with: both rulesets' newer one, skills on both sides, wound states.
+START_EXAMPLE = "martial-arts"
+#: Each side, as the rules name it.
+SIDE_NAMES: dict[Side, str] = {"active": "Active trooper", "reactive": "Reactive trooper"}
+
+
+def _bound(schema: Mapping[str, Any], key: str) -> int | None:
+    """A number's bound in a field's JSON Schema (of its number branch, or of its items)."""
+    for part in (schema, schema.get("items", {}), *schema.get("anyOf", ())):
+        if key in part:
+            bound: int = part[key]
+            return bound
+    return None
+
+
+def field_menus() -> list[FieldMenu]:
+    """Every field of a trooper, from its model.
+
+    >>> burst = next(f for f in field_menus() if f.name == "burst")
+    >>> burst.label, burst.minimum, burst.default
+    ('B', 0, 1)
+    """
+    schema = Trooper.model_json_schema()["properties"]
+    found = []
+    for name, info in Trooper.model_fields.items():
+        default = info.get_default(call_default_factory=True)
+        found.append(
+            FieldMenu(
+                name=name,
+                label=FIELD_LABELS[name],
+                description=info.description or "",
+                minimum=_bound(schema[name], "minimum"),
+                maximum=_bound(schema[name], "maximum"),
+                max_length=_bound(schema[name], "maxLength"),
+                default=default if isinstance(default, int | str | bool) else None,
+            )
+        )
+    return found
+
+
+def _first_sentence(path: Path) -> str:
+    """The first sentence of a shipped file's heading comment."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    text = " ".join(lines)
+    return text.split(". ")[0].removesuffix(".")
+
+
+@cache
+def example_menus() -> tuple[ExampleMenu, ...]:
+    """The shipped engagements of two troopers (a melee needs the file), read once."""
+    found = []
+    for name in names("scenarios", "infinity"):
+        path = shipped("scenarios", name, what="Infinity example", subfolder="infinity")
+        engagement = validate(InfinityEngagement, read_file(path), file=path.name)
+        if engagement.melee is None:
+            found.append(
+                ExampleMenu(name=name, description=_first_sentence(path), engagement=engagement)
+            )
+    return tuple(found)
+
+
 def menus(profiles: Mapping[Edition, InfinityProfile] | None = None) -> InfinityMenus:
     """The menus of every ruleset (the shipped profiles unless others are given).
 
@@ -251,7 +377,8 @@ def menus(profiles: Mapping[Edition, InfinityProfile] | None = None) -> Infinity
     -------
     InfinityMenus
         For each ruleset: its ammunition, traits, immunities, skills with their options (the
-        value to send, and a label), actions and trooper types.
+        value to send, and a label), actions and trooper types; the troopers' fields (label,
+        bounds, default), the sides' names and the shipped examples of two troopers.
 
     Examples
     --------
@@ -265,4 +392,8 @@ def menus(profiles: Mapping[Edition, InfinityProfile] | None = None) -> Infinity
     return InfinityMenus(
         default="n4" if "n4" in chosen else next(iter(chosen)),
         rulesets=[ruleset_menu(profile) for profile in chosen.values()],
+        fields=field_menus(),
+        sides=SIDE_NAMES,
+        examples=list(example_menus()),
+        start=START_EXAMPLE,
     )

@@ -9,67 +9,109 @@ several troopers); ``cfalloc resolve infinity-allocate`` finds who should move i
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from allocator.core.errors import InputError
 from allocator.core.game import Game, Given, ResolveCommand, Work
 from allocator.games.infinity.details import AllocationDetails, InfinityDetails
 from allocator.games.infinity.report import allocation_report, infinity_report
 
+if TYPE_CHECKING:
+    from allocator.core.budget import Budget
+    from allocator.core.resolution import Resolution
 
-class QuickRoll(BaseModel):
-    """The flags of a roll without a file: both sides' rolls and what their hits do."""
 
-    model_config = ConfigDict(extra="forbid")
+#: Each side's flags after its roll (``--active`` / ``--reactive``): the field after the side's
+#: name, its type, default and help (the choices are added from the profiles' menus).
+SIDE_FLAGS: dict[str, tuple[Any, Any, str]] = {
+    "action": (str | None, None, "What it does (none given: a CC Attack)."),
+    "damage": (int | None, None, "N4: the DAM of its weapon (none: no saves)."),
+    "ps": (int | None, None, "N5: the PS of its weapon (none: no saves)."),
+    "ammo": (str, "N", "Its ammunition."),
+    "trait": (list[str] | None, None, "A trait of its weapon (repeat for more)."),
+    "armour": (int, 0, "Its ARM."),
+    "bts": (int, 0, "Its BTS."),
+    "vita": (int | None, None, "Its W (N4) or VITA (N5): shows its wound states."),
+    "wounds_taken": (int, 0, "Wounds it has already taken."),
+    "type": (str | None, None, "Its type (E/M reads it)."),
+    "allies": (int, 0, "Allies in contact giving it +1 B each."),
+    "skill": (
+        list[str] | None,
+        None,
+        "A close-combat skill, NAME or NAME=LEVEL (repeat for more).",
+    ),
+}
 
-    active: str | None = Field(None, description="Active roll: SV/B or ATTR+MOD/B.")
-    reactive: str = Field("0/0", description="Reactive roll; 0/0: none (Normal Roll).")
-    active_damage: int | None = Field(None, description="DAM of the active's hits.")
-    reactive_damage: int | None = Field(None, description="DAM of the reactive's hits.")
-    active_ammo: str = Field("N", description="Its ammunition: N, AP, DA, EXP, T2, Shock, ...")
-    reactive_ammo: str = Field("N", description="Its ammunition: N, AP, DA, EXP, T2, Shock, ...")
-    active_armour: int = Field(0, description="ARM of the active trooper.")
-    reactive_armour: int = Field(0, description="ARM of the reactive trooper.")
+#: Every flag of the quick roll: the ruleset, both rolls, and each side's trooper.
+QUICK_ROLL_FIELDS: dict[str, Any] = {
+    "rules": (
+        Literal["n4", "n5"] | None,
+        Field(None, description="The ruleset (none given: n4)."),
+    ),
+    "active": (
+        str | None,
+        Field(None, description="Active roll: SV/B or ATTR+MOD/B (13/2, 11+3/1)."),
+    ),
+    "reactive": (str, Field("0/0", description="Reactive roll; 0/0: none (a Normal Roll).")),
+    **{
+        f"{side}_{name}": (kind, Field(default, description=words))
+        for side in ("active", "reactive")
+        for name, (kind, default, words) in SIDE_FLAGS.items()
+    },
+}
+QuickRoll: type[BaseModel] = create_model(
+    "QuickRoll",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__="The flags of a roll without a file: the ruleset, and each side's trooper.",
+    **QUICK_ROLL_FIELDS,
+)
+
+
+def quick_roll_help() -> dict[str, str]:
+    """The choices of the quick roll's flags, read from the profiles' menus."""
+    from allocator.games.infinity.quick import flag_help
+
+    return flag_help()
 
 
 def prepare_roll(given: Given) -> Work:
     """The engagement from the file or from the flags (never both), and the profile."""
     from allocator.core.validation import validate
     from allocator.games.infinity.modifiers import prepare
+    from allocator.games.infinity.quick import flagged, quick_troopers
     from allocator.games.infinity.rolls import (
         InfinityEngagement,
         InfinityResolver,
         load_infinity_profile,
-        parse_roller,
     )
 
     roll = given.roll if isinstance(given.roll, QuickRoll) else None
     if given.file is not None and roll is not None:
         raise InputError("give the engagement file or the roll flags (--active ...), not both")
-    if roll is None or roll.active is None:
+    from_flags = roll is not None and getattr(roll, "active", None) is not None
+    if roll is None or not from_flags:
         engagement = given.load(InfinityEngagement, "engagement file or --active (with --reactive)")
     else:
-        sides = {}
-        for side, text, damage, ammo, armour in (
-            ("active", roll.active, roll.active_damage, roll.active_ammo, roll.active_armour),
-            (
-                "reactive",
-                roll.reactive,
-                roll.reactive_damage,
-                roll.reactive_ammo,
-                roll.reactive_armour,
-            ),
-        ):
-            try:
-                parsed = parse_roller(text)
-            except InputError as error:
-                raise error.located(None, f"--{side}") from None
-            sides[side] = {**parsed, "damage": damage, "ammunition": ammo, "armour": armour}
-        engagement = validate(InfinityEngagement, sides)
+        try:
+            engagement = validate(InfinityEngagement, quick_troopers(roll.model_dump()))
+        except InputError as error:
+            raise flagged(error) from None
     resolver = InfinityResolver(load_infinity_profile(given.profile))
-    profile = resolver.ruleset(engagement)  # an SV or Burst out of range is refused here,
-    prepare(engagement, profile, resolver.allies(engagement, profile), resolver.limits)  # not late
-    return lambda budget: resolver.resolve(engagement)
+    try:  # an SV or Burst out of range is refused here, before the time limit starts
+        profile = resolver.ruleset(engagement)
+        prepare(engagement, profile, resolver.allies(engagement, profile), resolver.limits)
+    except InputError as error:
+        raise (flagged(error) if from_flags else error) from None
+
+    def work(budget: Budget) -> Resolution:
+        try:
+            return resolver.resolve(engagement, budget)
+        except InputError as error:  # a quick roll's problem is named by its flag
+            raise (flagged(error) if from_flags else error) from None
+
+    return work
 
 
 def prepare_allocation(given: Given) -> Work:
@@ -98,6 +140,7 @@ GAME = Game(
         "infinity-allocation": "allocator.games.infinity.allocate:AllocationProblem",
         "infinity-profile": "allocator.games.infinity.profile:InfinityProfile",
         "infinity-menus": "allocator.games.infinity.calculator:InfinityMenus",
+        "infinity-view": "allocator.games.infinity.view:InfinityView",
     },
     commands=(
         ResolveCommand(
@@ -110,6 +153,7 @@ GAME = Game(
             prepare=prepare_roll,
             report=infinity_report,
             quick_roll=QuickRoll,
+            flag_help=quick_roll_help,
         ),
         ResolveCommand(
             name="infinity-allocate",

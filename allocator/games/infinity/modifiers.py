@@ -150,6 +150,7 @@ def _read_skills(side: Side, trooper: Trooper, profile: InfinityProfile) -> _Sid
                 place=f"{side}.skills.immunity[{number}]",
             )
         immunities.append((name, profile.immunities[name]))
+    profile.rule_of(trooper.ammunition, f"{side}.ammunition")  # named even when it is not used
     continuous = False
     for number, name in enumerate(trooper.traits):
         if name not in profile.traits:

@@ -33,7 +33,7 @@ ROLLS = {
 TITLES = {
     "face_to_face": "Face to Face roll",
     "normal": "Normal Roll",
-    "normal_rolls": "two Normal Rolls",
+    "normal_rolls": "two Normal Rolls under Berserk",
     "none": "no roll",
 }
 
@@ -54,13 +54,13 @@ def rolls_sentence(details: InfinityDetails) -> str:
     return f"{active} {reactive}{extra}"
 
 
-def _vita(details: InfinityDetails, trooper: TrooperOutcome) -> str:
+def vita_word(details: InfinityDetails, trooper: TrooperOutcome) -> str:
     if trooper.structure:
         return "STR"
     return "W" if details.rules == "n4" else "VITA"
 
 
-def _state_words(row: WoundState, vita: str, fights_on: str | None) -> str:
+def state_words(row: WoundState, vita: str, fights_on: str | None) -> str:
     if row.state == "wounded":
         return f"wounded, {row.wounds_left} {vita} left"
     if row.state == "unhurt":
@@ -73,14 +73,14 @@ def _state_words(row: WoundState, vita: str, fights_on: str | None) -> str:
 
 
 def _trooper_tables(details: InfinityDetails, trooper: TrooperOutcome) -> list[Part]:
-    vita = _vita(details, trooper)
+    vita = vita_word(details, trooper)
     who = f"{trooper.side.capitalize()} trooper" + (f" {trooper.name}" if trooper.name else "")
     taken = f", {trooper.wounds_taken} taken" if trooper.wounds_taken else ""
     states = Table(
         f"{who}: {vita} {trooper.vita}{taken}",
         ("after the roll", "chance"),
         [
-            (_state_words(row, vita, trooper.fights_on), percent(row.chance.exact))
+            (state_words(row, vita, trooper.fights_on), percent(row.chance.exact))
             for row in trooper.states
         ],
         right=("chance",),

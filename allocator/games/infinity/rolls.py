@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from allocator.core.budget import Budget
 from allocator.core.errors import InputError
 from allocator.core.exact import ExactValue
 from allocator.core.limits import Limits, default_limits
@@ -104,6 +105,8 @@ __all__ = [
     "wound_distribution",
 ]
 
+#: What a time limit that rings in the middle of a resolution stopped.
+WHAT = "the exact close combat"
 #: What each outcome means, in players' words.
 OUTCOME_WORDS = {
     "active_wins": "the active trooper wins",
@@ -233,7 +236,10 @@ class InfinityResolver:
             return f"{attacker} ({side}) gets no Burst bonus: no ally is eligible"
         return f"{attacker} ({side}) gets +{len(allies)} B from {listing(allies)}"
 
-    def resolve(self, engagement: InfinityEngagement) -> Resolution:
+    def resolve(self, engagement: InfinityEngagement, budget: Budget | None = None) -> Resolution:
+        """The exact close combat; ``budget``, when given, is checked between its stages (the
+        rolls, each side's saves, the wound states), as a server bounds its work."""
+        budget = budget or Budget(None)
         profile = self.ruleset(engagement)
         allies = self.allies(engagement, profile)
         prepared = prepare(engagement, profile, allies, self.limits)
@@ -260,11 +266,14 @@ class InfinityResolver:
         steps.append(ROLL_WORDS[prepared.roll])
         wounds: list[Wounds] = []
         for side in SIDES:
+            budget.check(WHAT)
             attack = prepared.of(side).attack
             if attack is not None:
                 wounds.extend(self._wounds(counts, side, attack, profile))
                 steps.append(attack.sentence)
+        budget.check(WHAT)
         troopers = self._troopers(prepared, counts, profile)
+        budget.check(WHAT)
         for trooper in troopers:
             steps.append(_states_step(trooper, profile.edition))
         details = InfinityDetails(

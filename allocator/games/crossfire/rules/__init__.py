@@ -11,7 +11,8 @@ procedure:
 * :mod:`~allocator.games.crossfire.rules.leaders`: L1-L3 (the leader bonuses);
 * :mod:`~allocator.games.crossfire.rules.resolution`: 7a, 7b (rolling, and the next round).
 
-:func:`check` runs every family on whatever leading part of the allocation is given.
+:func:`check` runs every family on whatever leading part of the allocation is given;
+:func:`still_to_place` says which stands that part must still place.
 
 >>> from allocator.games.crossfire.battle import battle_from_data
 >>> b = battle_from_data({
@@ -43,7 +44,10 @@ from allocator.games.crossfire.rules import (
     reallocation,
     resolution,
 )
+from allocator.games.crossfire.rules.attack import unplaced_squads
 from allocator.games.crossfire.rules.base import Family, Rule
+from allocator.games.crossfire.rules.grouping import unplaced_defenders
+from allocator.games.crossfire.rules.reallocation import unmoved
 from allocator.games.crossfire.schema import Allocation
 
 #: The families in the order of the procedure (and of the model's variables).
@@ -79,3 +83,54 @@ def check(battle: Battle, allocation: Allocation | None = None) -> list[Violatio
     given = allocation or Allocation()
     found = [v for family in FAMILIES for v in family.check(battle, given)]
     return sorted(found, key=Violation.sort_key)
+
+
+def still_to_place(battle: Battle, allocation: Allocation | None = None) -> list[str]:
+    """The stands the deepest part of the allocation given must still place, in file order.
+
+    Nothing before the first combat is made; then the defending stands in no combat (1c); once
+    they are all placed and the attack sends somebody, the attacking squads it sends nowhere
+    (4e: leaders may stay out, and 4d keeps crew-served weapons, FOs and snipers out); once
+    they are all sent and the reallocation is given, the stands of unopposed combats that do
+    not move yet (6a).
+
+    Parameters
+    ----------
+    battle : Battle
+    allocation : Allocation or None
+        A leading part of the procedure's choices (default: the battle's own).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from allocator.games.crossfire.battle import battle_from_data
+    >>> b = battle_from_data({
+    ...     "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": [
+    ...         {"id": "d1", "type": "rifle", "unit": "p"},
+    ...         {"id": "d2", "type": "rifle", "unit": "p"}]},
+    ...     "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": [
+    ...         {"id": "a1", "type": "rifle", "unit": "q"},
+    ...         {"id": "hmg", "type": "hmg", "unit": "q"}]},
+    ... })
+    >>> still_to_place(b, Allocation(combats={"A": ["d1"]}))
+    ['d2']
+    >>> still_to_place(b, Allocation(combats={"A": ["d1"], "B": ["d2"]}, attack={"B": []}))
+    []
+    >>> still_to_place(b, Allocation(combats={"A": ["d1"], "B": ["d2"]}, attack={"B": ["a1"]},
+    ...                              reallocate={}))
+    ['d1']
+    """
+    allocation = allocation if allocation is not None else battle.allocation
+    if allocation is None or not allocation.combats:
+        return []
+    left = unplaced_defenders(battle, allocation.combats)
+    attack = allocation.attack
+    if left or attack is None or not any(attack.values()):
+        return left
+    left = unplaced_squads(battle, attack)
+    if left or allocation.reallocate is None:
+        return left
+    return unmoved(allocation.combats, attack, allocation.reallocate)

@@ -83,8 +83,9 @@ RULES = (
     Rule(
         "5c",
         5,
-        "A second leader may join a combat that has attacking troops; he adds "
-        "nothing unless his rating is higher.",
+        "A second leader may join a combat that has attacking troops; he adds nothing unless "
+        "his rating is higher, and a CC or BC who joins at step 5 is a leader only, never a "
+        "squad, also beside a CC or BC who takes the combat as a squad (4b).",
     ),
 )
 _RULE = book(RULES)
@@ -104,28 +105,82 @@ class AttackView:
     fewer_squads: bool
 
 
-def _acting_commanders(
-    battle: Battle, members: Mapping[str, list[str]], squads: Mapping[str, list[str]]
-) -> dict[str, str]:
-    """4b: in a combat without attacking squads, one joining CC/BC fights as the squad.
+def acting_commander(battle: Battle, attackers: Sequence[str]) -> str | None:
+    """4b and 5c: the CC or BC who takes an attacking combat as its squad, if any.
 
-    When several could, the one the other leaders there stand nearest to is chosen, so that the
-    reported 5a breaches are the fewest.
+    Only in a combat that no attacking squad joins: there one CC or BC who joins it fights as
+    the squad (he counts as assault troops for 5a, and his rating counts under L2); every other
+    CC or BC there joins at step 5, a leader only (5c). When several could, the one the other
+    leaders there stand nearest to is chosen, so that 5a binds the fewest.
+
+    Parameters
+    ----------
+    battle : Battle
+    attackers : sequence of str
+        The attacking stands of one combat.
+
+    Returns
+    -------
+    str or None
+        The CC or BC heading it as a squad; None where a squad attacks or no CC or BC does.
+
+    Examples
+    --------
+    >>> from allocator.games.crossfire.battle import battle_from_data
+    >>> b = battle_from_data({
+    ...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+    ...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+    ...     "attacker": {"units": [{"id": "c", "kind": "company"}], "stands": [
+    ...         {"id": "cc", "type": "cc", "unit": "c"},
+    ...         {"id": "bc1", "type": "bc", "unit": "c", "near": ["cc"]},
+    ...         {"id": "bc2", "type": "bc", "unit": "c", "near": ["cc"]}]},
+    ... })
+    >>> acting_commander(b, ["bc1", "bc2", "cc"])  # both stand near cc: he heads, they lead
+    'cc'
     """
-    acting: dict[str, str] = {}
-    for name, ids in members.items():
-        commanders = [a for a in ids if battle.is_commander(a)]
-        if squads[name] or not commanders:
-            continue
-        leaders = [a for a in ids if battle.role(a) == Role.leader]
+    if any(battle.role(a) == Role.squad for a in attackers):
+        return None
+    commanders = [a for a in attackers if battle.is_commander(a)]
+    leaders = [a for a in attackers if battle.role(a) == Role.leader]
 
-        def unreached(candidate: str, leaders: list[str] = leaders) -> int:
-            return sum(
-                1 for other in leaders if other != candidate and not battle.near(other, candidate)
-            )
+    def unreached(candidate: str) -> int:
+        return sum(
+            1 for other in leaders if other != candidate and not battle.near(other, candidate)
+        )
 
-        acting[name] = min(commanders, key=unreached)
-    return acting
+    return min(commanders, key=unreached, default=None)
+
+
+def assault_troops(battle: Battle) -> list[str]:
+    """5a: the attacking stands a leader may join beside, each within one stand width of him:
+    the squads, and the CCs and BCs (one may take a combat as its squad, 4b)."""
+    a = battle.attacker
+    return a.ids(Role.squad) + [s for s in a.ids(Role.leader) if battle.is_commander(s)]
+
+
+def near_troops(battle: Battle, leader: str) -> list[str]:
+    """5a: the assault troops (:func:`assault_troops`) within one stand width of ``leader``.
+
+    >>> from allocator.games.crossfire.battle import battle_from_data
+    >>> b = battle_from_data({
+    ...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+    ...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+    ...     "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": [
+    ...         {"id": "a1", "type": "rifle", "unit": "q"},
+    ...         {"id": "a2", "type": "rifle", "unit": "q"},
+    ...         {"id": "pc", "type": "pc", "unit": "q", "near": ["a2"]}]},
+    ... })
+    >>> near_troops(b, "pc")
+    ['a2']
+    """
+    return [s for s in assault_troops(battle) if s != leader and battle.near(leader, s)]
+
+
+def unplaced_squads(battle: Battle, attack: Mapping[str, Sequence[str]]) -> list[str]:
+    """4e: the attacking squads the attack sends nowhere yet (every one must go in; leaders may
+    stay out, and 4d keeps crew-served weapons, FOs and snipers out)."""
+    sent = {a for ids in attack.values() for a in ids}
+    return [s for s in battle.attacker.ids(Role.squad) if s not in sent]
 
 
 def attack_view(
@@ -135,7 +190,11 @@ def attack_view(
     members = {name: list(attack.get(name, [])) for name in names_}
     squads = {n: [a for a in ids if battle.role(a) == Role.squad] for n, ids in members.items()}
     fewer = len(battle.attacker.ids(Role.squad)) < len(names_)
-    acting = _acting_commanders(battle, members, squads) if fewer else {}
+    acting: dict[str, str] = {}
+    if fewer:  # else every combat a squad can reach has one (4a)
+        for name, ids in members.items():
+            if (head := acting_commander(battle, ids)) is not None:
+                acting[name] = head
     return AttackView(names_, members, squads, acting, fewer)
 
 
@@ -174,7 +233,7 @@ def _check_membership(battle: Battle, attack: Mapping[str, Sequence[str]]) -> It
             yield _RULE["4e"].breach(
                 f"{stand} is sent to {len(places)} combats ({names(places)}): pick one.", [stand]
             )
-    missing = [s for s in battle.attacker.ids(Role.squad) if s not in seen]
+    missing = unplaced_squads(battle, attack)
     if missing:
         yield _RULE["4e"].breach(
             f"{'Attacking squad' if len(missing) == 1 else 'Attacking squads'} {names(missing)} "
@@ -600,13 +659,30 @@ def requirements(battle: Battle, step: int) -> list[str]:
         return lines
     lines = []
     for leader in a.ids(Role.leader):
-        near = [s for s in a.ids(Role.squad) if battle.near(leader, s)]
-        own = [s for s in near if battle.commands(leader, s)]
-        text = (
-            f"{leader} may join a combat only beside a squad within one stand width: "
-            f"{listing(near)} (5a)"
-        )
-        if battle.platoon_leader(leader):
-            text += f"; as a PC, only with his own troops: {listing(own)} (5b)"
+        near = near_troops(battle, leader)
+        squads = [s for s in near if battle.role(s) == Role.squad]
+        if battle.platoon_leader(leader):  # 5b keeps him beside a squad of his own
+            own = [s for s in squads if battle.commands(leader, s)]
+            text = (
+                f"{leader} may join a combat only beside a squad within one stand width: "
+                f"{listing(squads)} (5a); as a PC, only with his own troops: {listing(own)} (5b)"
+            )
+        elif len(near) > len(squads):
+            text = (
+                f"{leader} may join a combat only beside a squad, or a CC or BC taking it as a "
+                f"squad (4b), within one stand width: {listing(near)} (5a)"
+            )
+        else:
+            text = (
+                f"{leader} may join a combat only beside a squad within one stand width: "
+                f"{listing(near)} (5a)"
+            )
         lines.append(text + ".")
+    commanders = [s for s in a.ids(Role.leader) if battle.is_commander(s)]
+    if len(commanders) > 1:
+        lines.append(
+            f"Of {listing(commanders)}, one who takes a combat without squads as a squad (4b) "
+            "fights as one; any other who joins him there is a leader only, his rating and not "
+            "a second squad (5c)."
+        )
     return lines or ["The attacker has no leaders."]

@@ -66,11 +66,6 @@ class StandClass:
     commander: bool
     platoon_leader: bool
 
-    @property
-    def fights(self) -> bool:
-        """Squads and CC/BCs keep a fight going (7b); the others cannot assault alone."""
-        return self.role == Role.squad or self.commander
-
 
 Literal = Any  # a CP-SAT literal or linear expression (OR-Tools has no public type for them)
 

@@ -125,6 +125,12 @@ def check_membership(battle: Battle, combats: Mapping[str, Sequence[str]]) -> It
             )
 
 
+def unplaced_defenders(battle: Battle, combats: Mapping[str, Sequence[str]]) -> list[str]:
+    """1c: the defending stands in no combat yet (every one must be in one)."""
+    placed = {s for ids in combats.values() for s in ids}
+    return [s for s in battle.defender.ids() if s not in placed]
+
+
 def head_candidates(battle: Battle, ids: Sequence[str]) -> list[str | None]:
     """Who may head a combat of these stands: a squad; else a CC/BC or a weapon."""
     roles = by_role(battle, ids)

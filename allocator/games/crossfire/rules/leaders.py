@@ -1,8 +1,11 @@
-"""The leader bonuses: L1-L3, which leaders' ratings count in a combat, and how they add up.
+"""The leader bonuses: L1-L3, which leaders' ratings count in a combat, and how they add up;
+and which CCs and BCs count as squads there.
 
 These rules score a combat rather than make an allocation legal: the plain odds
 (:mod:`allocator.games.crossfire.odds`) and the odds inside CP-SAT
-(:mod:`allocator.games.crossfire.cp_odds`) both take a side's leader bonus from here.
+(:mod:`allocator.games.crossfire.cp_odds`) both take a side's leader bonus (:func:`bonus_parts`,
+:func:`bonus_expression`) and its CCs and BCs that count as squads (:func:`as_squads`,
+:func:`as_squads_expression`) from here.
 
 >>> from allocator.games.crossfire.battle import battle_from_data
 >>> b = battle_from_data({
@@ -24,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
+from allocator.games.crossfire.rules.attack import acting_commander
 from allocator.games.crossfire.rules.base import RESOLUTION, Rule
-from allocator.games.crossfire.schema import Allocation, StandType
+from allocator.games.crossfire.schema import RATINGS, Allocation, StandType
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.rules.base import SharedModel
@@ -92,6 +96,65 @@ def bonus_parts(battle: Battle, ids: Sequence[str]) -> list[tuple[str, int]]:
     return [(f"{who} leads", best)]
 
 
+def as_squads(battle: Battle, ids: Sequence[str], attacking: bool) -> list[str]:
+    """The CCs and BCs of one side of a combat who count as squads there (each adds a squad's
+    value, ``commander_as_squad``, beside his rating under L2).
+
+    Only where that side has no squad: for the defender every CC and BC there (one who formed a
+    combat of his own, 1b, or joined a lone weapon, 3b; two such heads folded together at step 6
+    count twice); for the attacker the one who takes the combat as a squad (4b,
+    :func:`~allocator.games.crossfire.rules.attack.acting_commander`), any other having joined
+    at step 5 as a leader only (5c).
+
+    Parameters
+    ----------
+    battle : Battle
+    ids : sequence of str
+        One side's stands in the combat.
+    attacking : bool
+        Whether they are the attacker's.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from allocator.games.crossfire.battle import battle_from_data
+    >>> b = battle_from_data({
+    ...     "defender": {"units": [{"id": "c", "kind": "company"}], "stands": [
+    ...         {"id": "dcc", "type": "cc", "unit": "c"},
+    ...         {"id": "dbc", "type": "bc", "unit": "c"}]},
+    ...     "attacker": {"units": [{"id": "k", "kind": "company"}], "stands": [
+    ...         {"id": "cc", "type": "cc", "unit": "k"}, {"id": "bc", "type": "bc", "unit": "k"}]},
+    ... })
+    >>> as_squads(b, ["dcc", "dbc"], attacking=False), as_squads(b, ["cc", "bc"], attacking=True)
+    (['dcc', 'dbc'], ['cc'])
+    """
+    if attacking:
+        head = acting_commander(battle, ids)
+        return [] if head is None else [head]
+    if any(battle.role(s) == Role.squad for s in ids):
+        return []
+    return [s for s in ids if battle.is_commander(s)]
+
+
+def as_squads_expression(
+    model: SharedModel, slot: int, members: dict[str, Any], has_squad: Any, attacking: bool
+) -> Any:
+    """:func:`as_squads` inside CP-SAT: how many CCs and BCs of one side count as squads in a
+    slot, as a linear expression of ``members`` (the side's membership literals there).
+
+    For the attacker it is the attack family's choice of who takes the combat as a squad (the
+    literals ``acting[k, slot]``, at most one true, 4b); for the defender every CC and BC there
+    while ``has_squad`` is false.
+    """
+    commanders = [s for s in members if model.battle.is_commander(s)]
+    if attacking:
+        return sum(model.acting[k, slot] for k in commanders)
+    return sum(model.reify_and([members[k], has_squad.Not()], f"o_as{k}{slot}") for k in commanders)
+
+
 def bonus_expression(
     model: SharedModel,
     members: dict[str, Any],
@@ -122,7 +185,7 @@ def bonus_expression(
         else:  # L2
             eligible = members[leader]
         terms.append(value * eligible)
-    bonus = m.NewIntVar(0, 3 * max(1, len(leaders)), f"{name}bonus")
+    bonus = m.NewIntVar(0, RATINGS[1] * max(1, len(leaders)), f"{name}bonus")
     if b.ruleset.value("leader_bonus") == "sum":  # L3
         m.Add(bonus == sum(terms))
     else:

@@ -54,6 +54,19 @@ _RULE = book(RULES)
 # --- the plain checks -----------------------------------------------------------------------
 
 
+def unmoved(
+    combats: Mapping[str, Sequence[str]],
+    attack: Mapping[str, Sequence[str]],
+    reallocate: Mapping[str, str],
+) -> list[str]:
+    """6a: the stands of unopposed combats that do not move yet (every one must move into a
+    combat with attackers, when there is one)."""
+    if not any(attack.get(name) for name, ids in combats.items() if ids):
+        return []
+    unopposed = [ids for name, ids in combats.items() if not attack.get(name)]
+    return [s for ids in unopposed for s in ids if s not in reallocate]
+
+
 def commander_heads(battle: Battle, combats: Mapping[str, Sequence[str]]) -> set[str]:
     """CCs and BCs in a combat without squads after step 3 (they count beside squads in 6b)."""
     return {

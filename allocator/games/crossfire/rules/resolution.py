@@ -1,21 +1,31 @@
 """Step 7, resolution: 7a (each combat rolled, the loser's stands removed) and 7b (repeat).
 
 The numbers of a roll are the profile's (:mod:`allocator.games.crossfire.odds`); the whole fight
-of 7b is searched by :mod:`allocator.games.crossfire.search.game`.
+of 7b is searched by :mod:`allocator.games.crossfire.search.game`, which asks :func:`winner`'s
+rule (:func:`keeps_fighting`) of every state, as the dice of :mod:`..simulate` do of every round.
 
 >>> [r.id for r in RULES]
 ['7a', '7b']
+>>> from allocator.games.crossfire.battle import battle_from_data
+>>> b = battle_from_data({
+...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+...     "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": [
+...         {"id": "a1", "type": "rifle", "unit": "q"}, {"id": "pc", "type": "pc", "unit": "q"}]},
+... })
+>>> winner(b, {"defender": ["d1"], "attacker": ["pc"]}), winner(b, {"defender": [], "attacker": []})
+('defender', 'attacker')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from allocator.core.violations import Violation
-from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.base import RESOLUTION, Rule
-from allocator.games.crossfire.schema import Allocation
+from allocator.games.crossfire.schema import Allocation, SideName
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.rules.base import SharedModel
@@ -39,6 +49,54 @@ RULES = (
         checked=False,
     ),
 )
+
+
+def keeps_fighting(role: Role, commander: bool) -> bool:
+    """7b: whether an attacking stand keeps the fight going, so that the building is not held.
+
+    Squads and CCs/BCs do (a CC or BC may assault alone, 4b); crew-served weapons (4d), PCs
+    (5b), FOs and snipers cannot assault without them.
+
+    Parameters
+    ----------
+    role : Role
+        The stand's role.
+    commander : bool
+        Whether it is a CC or BC.
+
+    Returns
+    -------
+    bool
+    """
+    return role == Role.squad or commander
+
+
+def fights_on(battle: Battle, attackers: Iterable[str]) -> bool:
+    """7b: whether any of these attacking stands keeps the fight going (:func:`keeps_fighting`)."""
+    return any(keeps_fighting(battle.role(s), battle.is_commander(s)) for s in attackers)
+
+
+def winner(battle: Battle, left: Mapping[SideName, Iterable[str]]) -> SideName | None:
+    """7b: who has won once a round is resolved, from the stands each side has ``left``.
+
+    Parameters
+    ----------
+    battle : Battle
+        The round's battle (it knows every stand ``left`` names).
+    left : mapping of side name to stand ids
+        The stands of each side still in the building.
+
+    Returns
+    -------
+    ``"attacker"`` (no defending stand left: he takes the building), ``"defender"`` (the
+    attacker has no squad, CC or BC left: the building is held) or None (the fight goes on
+    from step 1 with the survivors).
+    """
+    if not list(left["defender"]):
+        return "attacker"
+    if not fights_on(battle, left["attacker"]):
+        return "defender"
+    return None
 
 
 def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:

@@ -29,7 +29,7 @@ def attacker_choices(stages: Stages, combats: Combats, best: Line) -> Choices:
     rules, names, terms = stages.covering_attack(combats)
     objective = terms.objective_expr()
     rules.model.Maximize(objective)
-    linear = terms.objective != "exchange"
+    linear = terms.linear
     solver, status = runner.run(rules.model, linear=linear, side_budget=SIDE_SEARCH_BUDGET)
     lines: list[Line] = []
     complete = status == cp_model.OPTIMAL

@@ -1,12 +1,12 @@
 """The game by enumeration: every line valued in floats, the best made exact with fractions.
 
 A round is *min over the defender's groupings of max over the attacker's attacks of min over
-the defender's reallocations* of a line's value, which is its objective:
+the defender's reallocations* of a line's value, which its objective gives
+(:mod:`~allocator.games.crossfire.objectives`):
 
-* ``sweep``: P(the attacker wins every combat this round);
-* ``exchange``: expected defending stands removed minus expected attacking stands removed;
-* ``take``: P(the attacker takes the building) with both sides playing every later round
-  optimally; the value of each state the round can lead to is searched the same way (every
+* a round objective (``sweep``, ``exchange``) values a line from its combats' odds alone;
+* a fight objective (``take``) values it from the states of the fight it leads to, with both
+  sides playing every later round optimally; each such state is searched the same way (every
   round removes a stand, so the states form a DAG and each is searched once). ``rounds`` bounds
   the fight: after that many rounds a building not yet taken counts as held.
 
@@ -30,7 +30,9 @@ import numpy as np
 
 from allocator.core.budget import Budget
 from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.objectives import FightObjective, Objective, RoundObjective
 from allocator.games.crossfire.rules.base import Counts
+from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.search.classes import Classes
 from allocator.games.crossfire.search.enumeration import (
     DENSE_LIMIT,
@@ -106,7 +108,7 @@ class Engine:
     """The search of one battle under one objective (``rounds``: None to the end)."""
 
     battle: Battle
-    objective: str
+    objective: Objective
     rounds: int | None
     budget: Budget
     space: Space = field(init=False)
@@ -122,16 +124,33 @@ class Engine:
         self.root = View(self.battle, self.space, self.budget)
         most = len(self.battle.defender.stands) + len(self.battle.attacker.stands)
         self.odds = Odds(self.battle, most)
-        self.dense = self.rounds is None and self.space.size <= DENSE_LIMIT
-        self.values: Any = self.space.terminal_values() if self.dense else {}
+        fight = isinstance(self.objective, FightObjective)
+        self.dense = fight and self.rounds is None and self.space.size <= DENSE_LIMIT
+        self.values: Any = (
+            self.space.terminal_values(
+                float(self._ended("attacker")), float(self._ended("defender"))
+            )
+            if self.dense
+            else {}
+        )
         self.exact: dict[Any, Fraction] = {}
         self.policy: dict[Any, Policy] = {}
         self.states = 0
         self.searched: dict[Any, RoundLines] = {}
-        #: Whether values are probabilities, within [0, 1] (so a 0 or a 1 cannot be bettered).
-        self.bounded = self.objective != "exchange"
+        #: The least and the most a value can be (a line at either cannot be bettered), if any.
+        self.bounds = self.objective.bounds
         #: When set, states not yet searched count as this (bounds after a time-out).
         self.unknown_as: float | None = None
+
+    @property
+    def fight(self) -> FightObjective:
+        """The objective, which values later states (only a fight objective searches them)."""
+        assert isinstance(self.objective, FightObjective), "a round objective has no later states"
+        return self.objective
+
+    def _ended(self, winner: SideName | None) -> Fraction:
+        """What a state where the fight is over is worth (7b; rounds run out: held)."""
+        return self.fight.end_value(winner == "attacker")
 
     # --- the states after round 1 ------------------------------------------------------------
 
@@ -147,11 +166,9 @@ class Engine:
 
     def value(self, index: int, rounds: int | None) -> float:
         """A state's float value with ``rounds`` rounds left (searched once, then known)."""
-        end = self.space.terminal(index)
-        if end is not None:
-            return end
-        if rounds == 0:
-            return 0.0
+        winner = self.space.winner(index)
+        if winner is not None or rounds == 0:
+            return float(self._ended(winner))
         found = self._known(index, rounds)
         if found is not None:
             return found
@@ -315,10 +332,8 @@ class Engine:
         later: int | None,
     ) -> np.ndarray:
         """Lines' values from their combats: (lines, combats) arrays of odds and offsets."""
-        if self.objective == "exchange":
-            return np.asarray((p * d_stands - (1 - p) * a_stands).sum(axis=1))
-        if self.objective == "sweep":
-            return np.asarray(p.prod(axis=1))
+        if isinstance(self.objective, RoundObjective):
+            return self.objective.round_floats(p, d_stands, a_stands)
         rows = p.shape[0]
         both = np.stack([p, 1 - p], axis=2)
         lost = np.stack([d_off, a_off], axis=2)
@@ -327,8 +342,7 @@ class Engine:
         for k in range(1, p.shape[1]):  # each way the combats can end, combat by combat
             prob = (prob[:, :, None] * both[:, k, None, :]).reshape(rows, -1)
             removed = (removed[:, :, None] + lost[:, k, None, :]).reshape(rows, -1)
-        values = self.children_values(index - removed, later)
-        return np.asarray((prob * values).sum(axis=1))
+        return self.fight.fight_floats(prob, self.children_values(index - removed, later))
 
     def children_values(self, children: np.ndarray, later: int | None) -> np.ndarray:
         """The float values of many states, searching those not searched yet."""
@@ -350,11 +364,9 @@ class Engine:
 
     def exact_value(self, index: int, rounds: int | None) -> Fraction:
         """A state's exact value, with what both sides play there (:attr:`policy`)."""
-        end = self.space.terminal(index)
-        if end is not None:
-            return Fraction(int(end))
-        if rounds == 0:
-            return Fraction(0)
+        winner = self.space.winner(index)
+        if winner is not None or rounds == 0:
+            return self._ended(winner)
         key = self._key(index, rounds)
         found = self.exact.get(key)
         if found is not None:
@@ -379,7 +391,7 @@ class Engine:
             candidate = self.exact_grouping(lines, g, rounds)
             if best is None or candidate[0] < best[0]:
                 best = candidate
-            if self.bounded and best[0] == 0:
+            if self.bounds is not None and best[0] == self.bounds[0]:
                 break  # nothing can be lower
         assert best is not None, "the float optimum has a grouping within EPSILON of it"
         return best
@@ -399,7 +411,7 @@ class Engine:
             candidate = self.exact_attack(lines, g, int(a), later, float(values[a]))
             if best is None or candidate[0] > best[0]:
                 best = candidate
-            if self.bounded and best[0] == 1:
+            if self.bounds is not None and best[0] == self.bounds[1]:
                 break  # nothing can be higher
         assert best is not None
         lines.exact_groupings[(g, rounds)] = best
@@ -434,7 +446,7 @@ class Engine:
             candidate = self._exact_line(lines.index, attacks, a, combats, later, option, active)
             if best is None or candidate[0] < best[0]:
                 best = candidate
-            if self.bounded and best[0] == 0:
+            if self.bounds is not None and best[0] == self.bounds[0]:
                 break
         assert best is not None
         return best
@@ -453,13 +465,9 @@ class Engine:
         columns = range(len(combats)) if columns is None else columns
         a_off = [int(attacks.offsets[a, k]) for k in columns]
         p = [self.odds.fraction(attacker, defender) for defender, attacker, _ in combats]
-        if self.objective == "exchange":
-            value = sum(
-                (
-                    q * d.stands - (1 - q) * s.stands
-                    for q, (d, s, _) in zip(p, combats, strict=True)
-                ),
-                Fraction(0),
+        if isinstance(self.objective, RoundObjective):
+            value = self.objective.round_exact(
+                p, [d.stands for d, _, _ in combats], [s.stands for _, s, _ in combats]
             )
             return value, Policy(option, value, [])
         outcomes: dict[int, Fraction] = {}
@@ -472,10 +480,9 @@ class Engine:
             if prob:
                 outcomes[index - removed] = outcomes.get(index - removed, Fraction(0)) + prob
         ordered = sorted(outcomes.items())
-        if self.objective == "sweep":
-            value = outcomes.get(index - sum(c[2] for c in combats), Fraction(0))
-            return value, Policy(option, value, ordered)
-        value = sum((prob * self.exact_value(child, later) for child, prob in ordered), Fraction(0))
+        value = self.fight.fight_exact(
+            (prob, self.exact_value(child, later)) for child, prob in ordered
+        )
         return value, Policy(option, value, ordered)
 
 

@@ -11,7 +11,8 @@ The legal choices come from the rule families (the plain checker decides the gro
 :func:`~allocator.games.crossfire.rules.attack.class_attacks` give the attacks;
 :func:`~allocator.games.crossfire.rules.reallocation.class_reallocations` the reallocations).
 One pruning is the search's own: an attacking leader who adds nothing where he goes (another
-leader there has a rating as good, or his rating is 0) is left out, because staying out is as
+leader there has a rating as good, or his rating is 0; beside a CC or BC who takes a combat
+as a squad, a second CC or BC is a leader only, 5c) is left out, because staying out is as
 good for the attacker in every objective: the odds are the same and he cannot be lost.
 """
 
@@ -33,6 +34,7 @@ from allocator.games.crossfire.rules.attack import class_attacks, leader_places,
 from allocator.games.crossfire.rules.base import Counts, TooManyLines
 from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.rules.reallocation import class_reallocations
+from allocator.games.crossfire.rules.resolution import keeps_fighting
 from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.search.classes import Classes
 
@@ -73,7 +75,7 @@ class Space:
         self.d_size = _product(self.d_radix)
         self.d_stride = _strides(self.d_radix, self.a_size)
         self.a_stride = _strides(self.a_radix, 1)
-        self.fighting = [c.fights for c in classes.attacker]
+        self.fighting = [keeps_fighting(c.role, c.commander) for c in classes.attacker]
         self._fights: dict[int, bool] = {}  # by the attacker's part of a state: can he fight on?
         if self.size > STATES:
             raise TooManyLines(f"{self.size:,} states of the fight")
@@ -91,28 +93,30 @@ class Space:
         d_index, a_index = divmod(index, self.a_size)
         return _digits(d_index, self.d_radix), _digits(a_index, self.a_radix)
 
-    def terminal_values(self) -> np.ndarray:
-        """Every state's value when it ends the fight (1 taken, 0 held), NaN when it does not."""
+    def terminal_values(self, taken: float, held: float) -> np.ndarray:
+        """Every state's value where the fight is over (7b: ``taken`` when no defender is left,
+        ``held`` when the attacker cannot fight on), NaN where it goes on."""
         a_index = np.arange(self.a_size, dtype=np.int64)
         fights = np.zeros(self.a_size, dtype=bool)
         for stride, radix, fighting in zip(self.a_stride, self.a_radix, self.fighting, strict=True):
             if fighting:
                 fights |= (a_index // stride) % radix > 0
-        values = np.tile(np.where(fights, np.nan, 0.0), self.d_size)
-        values[: self.a_size] = 1.0
+        values = np.tile(np.where(fights, np.nan, held), self.d_size)
+        values[: self.a_size] = taken
         return values
 
-    def terminal(self, index: int) -> float | None:
-        """1 when no defender is left (taken), 0 when the attacker cannot fight on (held)."""
+    def winner(self, index: int) -> SideName | None:
+        """7b: the attacker when no defender is left (the building is taken), the defender when
+        the attacker cannot fight on (it is held), None while the fight goes on."""
         if index < self.a_size:
-            return 1.0
+            return "attacker"
         a_index = index % self.a_size
         fights = self._fights.get(a_index)
         if fights is None:
             attacker = _digits(a_index, self.a_radix)
             fights = any(n and f for n, f in zip(attacker, self.fighting, strict=True))
             self._fights[a_index] = fights
-        return None if fights else 0.0
+        return None if fights else "defender"
 
     def left(self, index: int) -> tuple[int, int]:
         """(attacking squads and leaders, defending stands) left in a state."""
@@ -325,25 +329,31 @@ class View:
         return counts
 
     def _adds_something(self, attack: Sequence[Counts]) -> bool:
-        """Whether every leader of an attack raises his combat's total (see the module text)."""
+        """Whether every leader of an attack raises his combat's total (see the module text).
+
+        Beside a squad a leader adds his rating under L3: one rated 0 adds nothing, nor (the
+        best rating counting) a second. In a combat without squads one CC or BC takes it as a
+        squad and adds the squad's value (4b); any other there is a leader only (5c). With the
+        best rating counting, the head alone, or the head and one leader who rates higher than
+        every CC and BC there (a Commissar attached to one, who stands near him), give the
+        total of any more; with the ratings summed every one is kept (one rated 0 may be the
+        one the others stand near).
+        """
         classes = self.classes.attacker
         for combat in attack:
-            squads = any(n and k.role == Role.squad for n, k in zip(combat, classes, strict=True))
-            leading = [
-                (self.ratings[k.index], n)
-                for n, k in zip(combat, classes, strict=True)
-                if n and k.role == Role.leader and (squads or not k.commander)
-            ]
-            as_squads = [
-                self.ratings[k.index]
-                for n, k in zip(combat, classes, strict=True)
-                if n and k.commander and not squads
-            ]
-            floor = max(as_squads, default=0) if self.best_leader_only else 0
-            if any(rating <= floor for rating, _ in leading):
-                return False
-            if self.best_leader_only and sum(n for _, n in leading) > 1:
-                return False
+            here = [(k, n) for n, k in zip(combat, classes, strict=True) if n]
+            leaders = [(self.ratings[k.index], n) for k, n in here if k.role == Role.leader]
+            count = sum(n for _, n in leaders)
+            if any(k.role == Role.squad for k, _ in here):
+                if any(not rating for rating, _ in leaders):
+                    return False
+                if self.best_leader_only and count > 1:
+                    return False
+            elif count > 1 and self.best_leader_only:
+                heads = [self.ratings[k.index] for k, _ in here if k.commander]
+                others = [self.ratings[k.index] for k, _ in here if not k.commander]
+                if count > 2 or not others or max(others) <= max(heads):
+                    return False
         return True
 
     def _attack_set(self, counts: np.ndarray) -> AttackSet:

@@ -1,5 +1,6 @@
 """The game solved by enumeration, from the battle's own first round: the exact best line for
-one side, the other choices of equal value and the runner-up, and for ``take`` the whole fight.
+one side, the other choices of equal value and the runner-up, and for a fight objective
+(``take``) the whole fight.
 
 The deciding side's choices are ranked by their float values; every choice whose float lies
 within twice :data:`~.engine.EPSILON` of the best (or, for the runner-up, of the best of the
@@ -18,6 +19,7 @@ import numpy as np
 from allocator.core.budget import Budget
 from allocator.core.errors import TimeLimitError
 from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.objectives import FightObjective, Objective
 from allocator.games.crossfire.odds import round_odds
 from allocator.games.crossfire.rules.base import Counts, TooManyLines, combat_names
 from allocator.games.crossfire.schema import Allocation
@@ -66,7 +68,7 @@ class GameOutcome:
 def solve_game(
     battle: Battle,
     side: str,
-    objective: str,
+    objective: Objective,
     rounds: int | None,
     budget: Budget,
     given: Combats | None = None,
@@ -147,7 +149,7 @@ class RootGame:
                 )
             choices = Choices(attacks.same, True, runner)
         outcome = GameOutcome(self._line(value, policy), choices, self.lines.complete, e.states)
-        if e.objective == "take":
+        if isinstance(e.objective, FightObjective):
             outcome.fight = self._fight(policy)
             outcome.one_round = self._one_round_cost()
             outcome.playbook = Playbook(self, policy)
@@ -180,7 +182,7 @@ class RootGame:
             key = max(reach)
             prob = reach.pop(key)
             index, left = key
-            if space.terminal(index) is not None or left == 0:
+            if space.winner(index) is not None or left == 0:
                 where = space.left(index)
                 ended[where] = ended.get(where, Fraction(0)) + prob
                 continue
@@ -197,13 +199,14 @@ class RootGame:
         return FightStats(takes, rounds_played, lost, dict(sorted(ended.items())), e.states)
 
     def _one_round_cost(self) -> Fraction | None:
-        """What the one-round optimum (sweep) grouping is worth over the whole fight."""
+        """What the grouping best for the first round alone (the fight objective's
+        ``first_round``) is worth over the whole fight."""
         if self.given is not None:
             return None
         e = self.engine
-        sweep = Engine(e.battle, "sweep", 1, e.budget)
-        lines = sweep.round_lines(sweep.root, sweep.root_index())
-        values = sweep.grouping_values(lines, 1)
+        first = Engine(e.battle, e.fight.first_round, None, e.budget)
+        lines = first.round_lines(first.root, first.root_index())
+        values = first.grouping_values(lines, None)
         best = min(range(len(values)), key=lambda g: values[g])
         chosen = lines.groupings[best].comps
         for g, grouping in enumerate(self.lines.groupings):
@@ -216,13 +219,14 @@ class RootGame:
     def bounded(self, side: str) -> GameOutcome:
         """The best line found and bounds of the optimum, from the states searched in time.
 
-        Each bound takes one pass over the first round's lines (unsearched states counted as 0,
-        then 1), itself given :data:`BOUNDS_SECONDS`: a pass cut short bounds the optimum from
-        the groupings it reached, or (the lower bound) not at all.
+        Each bound takes one pass over the first round's lines (unsearched states counted as the
+        least, then the most a value can be), itself given :data:`BOUNDS_SECONDS`: a pass cut
+        short bounds the optimum from the groupings it reached, or (the lower bound) not at all.
         """
         e = self.engine
         passes = []
-        for assume in (0.0, 1.0):
+        ends = (None, None) if e.bounds is None else (float(e.bounds[0]), float(e.bounds[1]))
+        for assume in ends:  # a round objective has no unsearched states to count
             e.unknown_as = assume
             e.budget = Budget(BOUNDS_SECONDS)
             self.lines.forget()
@@ -239,8 +243,11 @@ class RootGame:
         bounds = None
         if low_complete:
             lo = min(float(v.max()) for v in low if len(v))
-            bounds = (_outward(lo, down=True), _outward(min(top_high.values()), down=False))
-        value = _outward(float(low[g][a]), down=True)
+            bounds = (
+                _outward(lo, True, e.bounds),
+                _outward(min(top_high.values()), False, e.bounds),
+            )
+        value = _outward(float(low[g][a]), True, e.bounds)
         line = self._line(value, Policy(Option(g, a, self._finals(g, a)), value, []))
         return GameOutcome(line, Choices(0, False, None), False, e.states, bounds=bounds)
 
@@ -394,9 +401,11 @@ def _ranked(
     return Ranked(best, same, runner)
 
 
-def _outward(value: float, down: bool) -> Fraction:
-    """A float bound as a short fraction, rounded outward past any float error."""
+def _outward(value: float, down: bool, bounds: tuple[Fraction, Fraction] | None) -> Fraction:
+    """A float bound as a short fraction, rounded outward past any float error (and kept within
+    the objective's ``bounds``, if it has them)."""
     scale = 10**6
     shifted = value * scale + (-0.01 if down else 0.01)
     numerator = int(np.floor(shifted)) if down else int(np.ceil(shifted))
-    return min(max(Fraction(numerator, scale), Fraction(0)), Fraction(1))
+    found = Fraction(numerator, scale)
+    return found if bounds is None else min(max(found, bounds[0]), bounds[1])

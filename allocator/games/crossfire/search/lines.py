@@ -7,19 +7,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from allocator.core.errors import InputError
 from allocator.games.crossfire.battle import Battle
-from allocator.games.crossfire.odds import OBJECTIVES, CombatOdds, round_odds
+from allocator.games.crossfire.objectives import RoundObjective
+from allocator.games.crossfire.odds import round_odds
 from allocator.games.crossfire.schema import Allocation
 
 Combats = dict[str, list[str]]
 Attack = dict[str, list[str]]
 Reallocation = dict[str, str]
-ONE_ROUND_OBJECTIVES = ("sweep", "exchange")
 
 
 @dataclass
@@ -45,15 +43,12 @@ class Choices:
     runner_up: Line | None
 
 
-def objective_function(objective: str) -> Callable[[Iterable[CombatOdds]], Fraction]:
-    """The one-round objective ``objective`` as a function of the round's combat odds."""
-    if objective not in OBJECTIVES:
-        raise InputError(f"unknown objective '{objective}' (known: {', '.join(OBJECTIVES)})")
-    return OBJECTIVES[objective]
-
-
 def evaluate(
-    battle: Battle, objective: str, combats: Combats, attack: Attack, reallocate: Reallocation
+    battle: Battle,
+    objective: RoundObjective,
+    combats: Combats,
+    attack: Attack,
+    reallocate: Reallocation,
 ) -> Fraction:
     """The exact one-round value of a line."""
-    return objective_function(objective)(round_odds(battle, combats, attack, reallocate))
+    return objective.of_round(round_odds(battle, combats, attack, reallocate))

@@ -1,7 +1,8 @@
 """The exact optimum of a CP-SAT model whose objective is scaled.
 
-CP-SAT optimises integers; ``sweep`` is a product of probabilities, so the model maximises the
-sum of scaled logarithms and rounding can misorder lines whose values are close. Every rival
+CP-SAT optimises integers; a product objective (``sweep``) is a product of probabilities, so the
+model maximises the sum of scaled logarithms and rounding can misorder lines whose values are
+close. Every rival
 within the rounding slack is therefore compared with exact fractions: first in Python (whether
 any multiset of combat odds in the window could be better), and only then by CP-SAT, excluding
 each found line in turn.
@@ -29,7 +30,7 @@ def exact_optimum(
     model = rules.model
     objective = terms.objective_expr()
     (model.Maximize if maximise else model.Minimize)(objective)
-    solver, status = runner.run(model, linear=terms.objective != "exchange")
+    solver, status = runner.run(model, linear=terms.linear)
     if status not in FOUND:
         return None
     best = read(solver)
@@ -38,7 +39,7 @@ def exact_optimum(
         return best
     scaled = round(solver.ObjectiveValue())
     low, high = (scaled - slack + 1, scaled) if maximise else (scaled, scaled + slack - 1)
-    if terms.objective == "sweep" and not terms.rival_possible(
+    if terms.product and not terms.rival_possible(
         terms.level_counts(solver), low, high, maximise, runner.budget
     ):
         return best

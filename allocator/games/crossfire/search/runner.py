@@ -51,8 +51,7 @@ class Runner:
         linear: bool = True,
         side_budget: float | None = None,
     ) -> tuple[Any, int]:
-        """Solve; ``linear=False`` drops the LP relaxation, which the exchange objective's
-        one-hot products make slower than plain search (measured with bench/)."""
+        """Solve; ``linear=False`` drops the LP relaxation (:attr:`.cp_odds.OddsTerms.linear`)."""
         solver = new_solver(model, self.budget.remaining(floor=0.01))
         if not linear:
             solver.parameters.linearization_level = 0

@@ -10,7 +10,9 @@ Two searches reach the same exact optimum (property tests hold both to the brute
 
 >>> from allocator.core.library import folder
 >>> from allocator.games.crossfire.battle import load_battle
->>> outcome = solve(load_battle(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"), "defender")
+>>> from allocator.games.crossfire.objectives import objective_named
+>>> battle = load_battle(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml")
+>>> outcome = solve(battle, "defender", objective_named("sweep"))
 >>> outcome.status, outcome.line.value
 ('optimal', Fraction(3549, 7936))
 """
@@ -24,6 +26,12 @@ from typing import TYPE_CHECKING
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
 from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.objectives import (
+    DEFAULT_OBJECTIVE,
+    FightObjective,
+    Objective,
+    RoundObjective,
+)
 from allocator.games.crossfire.odds import CombatOdds, round_odds
 from allocator.games.crossfire.rules.base import TooManyLines
 from allocator.games.crossfire.rules.grouping import check as check_grouping
@@ -36,7 +44,6 @@ if TYPE_CHECKING:
     from allocator.games.crossfire.search.game import FightStats, Playbook
 
 DEFAULT_TIME_LIMIT = 10.0
-OBJECTIVES = ("sweep", "exchange", "take")
 #: Whether to try the enumeration first (tests switch it off to hold CP-SAT to the oracle).
 ENUMERATION = True
 #: The share of the time limit the search may use: the rest is kept to find at least a legal
@@ -48,13 +55,13 @@ SEARCH_SHARE = 0.8
 class SolveOutcome:
     """The result of a solve, as data: the best line, its odds, the other choices, warnings.
 
-    For ``take``, ``fight`` says how the whole fight goes; ``one_round`` is what the one-round
-    optimum's grouping is worth over the whole fight; ``bounds`` brackets the optimum when the
-    time limit stopped the search.
+    For a fight objective (``take``), ``fight`` says how the whole fight goes; ``one_round`` is
+    what the one-round optimum's grouping is worth over the whole fight; ``bounds`` brackets the
+    optimum when the time limit stopped the search.
     """
 
     side: str
-    objective: str
+    objective: Objective
     proven: bool
     line: Line
     odds: list[CombatOdds]
@@ -91,7 +98,7 @@ def given_grouping(battle: Battle, warnings: list[str]) -> Combats | None:
 def solve(
     battle: Battle,
     side: str,
-    objective: str = "sweep",
+    objective: Objective = DEFAULT_OBJECTIVE,
     time_limit: float = DEFAULT_TIME_LIMIT,
     rounds: int | None = None,
     budget: Budget | None = None,
@@ -99,16 +106,43 @@ def solve(
 ) -> SolveOutcome:
     """The best allocation for ``side``, exactly, with the whole line of play.
 
-    ``rounds`` bounds the fight of ``take`` (None: until one side is gone; 1 gives exactly the
-    value of ``sweep``). ``after``: a proven whole-fight solve of the same battle, whose states
-    this one takes as searched.
+    Parameters
+    ----------
+    battle : Battle
+        The fight; with ``side="attacker"`` and legal combats in its file, the attacker answers
+        those combats.
+    side : str
+        ``"attacker"`` or ``"defender"``: whose best line.
+    objective : Objective
+        What the attacker plays for (:mod:`~allocator.games.crossfire.objectives`).
+    time_limit : float
+        Seconds for all the work, when no ``budget`` is given.
+    rounds : int or None
+        Bounds the fight of a fight objective (None: until one side is gone; 1 gives exactly
+        the value of its first round's objective).
+    budget : Budget or None
+        The deadline to keep to, shared with other work of the same answer.
+    after : SolveOutcome or None
+        A proven whole-fight solve of the same battle, whose states this one takes as searched.
+
+    Returns
+    -------
+    SolveOutcome
+        ``status`` ``optimal``, or ``feasible`` when the time limit stopped the search.
+
+    Raises
+    ------
+    InputError
+        An unknown side, or ``rounds`` with a round objective.
+    TimeLimitError
+        When not even a legal line was found in time.
     """
     if side not in ("attacker", "defender"):
         raise InputError(f"unknown side '{side}' (attacker or defender)")
-    if objective not in OBJECTIVES:
-        raise InputError(f"unknown objective '{objective}' (known: {', '.join(OBJECTIVES)})")
-    if rounds is not None and objective != "take":
-        raise InputError("--rounds bounds the whole fight: use it with --objective take")
+    if rounds is not None and objective.one_round:
+        raise InputError(
+            f"--rounds bounds the whole fight: it does not apply to --objective {objective}"
+        )
     budget = budget or Budget(time_limit)
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
@@ -124,9 +158,10 @@ def solve(
                 )
             except TooManyLines:
                 pass
-        if objective == "take":
-            return _take_beyond_reach(battle, side, rounds, search, given, warnings)
-        return _by_cp_sat(battle, side, objective, search, given, warnings)
+        if isinstance(objective, FightObjective):
+            return _fight_beyond_reach(battle, side, objective, rounds, search, given, warnings)
+        # a round objective is its own first round
+        return _by_cp_sat(battle, side, objective.first_round, search, given, warnings)
     except TimeLimitError:
         return _any_legal_line(battle, side, objective, rounds, budget, given, warnings)
 
@@ -134,7 +169,7 @@ def solve(
 def _by_enumeration(
     battle: Battle,
     side: str,
-    objective: str,
+    objective: Objective,
     rounds: int | None,
     budget: Budget,
     given: Combats | None,
@@ -162,39 +197,48 @@ def _by_enumeration(
     )
 
 
-def _take_beyond_reach(
+def _fight_beyond_reach(
     battle: Battle,
     side: str,
+    objective: FightObjective,
     rounds: int | None,
     budget: Budget,
     given: Combats | None,
     warnings: list[str],
 ) -> SolveOutcome:
-    """Too many lines to search the whole fight: the one-round best, with what it bounds."""
-    sweep = _by_cp_sat(battle, side, "sweep", budget, given, warnings)
-    low = sweep.line.value if sweep.proven else Fraction(0)
+    """Too many lines to search the whole fight: the first round's best, with what it bounds."""
+    first = objective.first_round
+    found = _by_cp_sat(battle, side, first, budget, given, warnings)
+    least, most = _bounds_of(objective)
+    low = found.line.value if found.proven else least
     warnings.append(
-        "The whole fight has too many lines to search: this is the best line for winning every "
-        "combat of the first round, and the chance of taking the building is at least its value."
+        "The whole fight has too many lines to search: this is the best line for the first "
+        f"round alone ({first.title}), and its value is a lower bound of the whole fight's."
     )
     return SolveOutcome(
         side,
-        "take",
+        objective,
         False,
-        sweep.line,
-        sweep.odds,
-        sweep.choices,
-        sweep.searched,
+        found.line,
+        found.odds,
+        found.choices,
+        found.searched,
         warnings,
-        bounds=(low, Fraction(1)),
+        bounds=(low, most),
         rounds=rounds,
     )
+
+
+def _bounds_of(objective: FightObjective) -> tuple[Fraction, Fraction]:
+    bounds = objective.bounds
+    assert bounds is not None, "a fight objective's values are bounded: its states end somewhere"
+    return bounds
 
 
 def _by_cp_sat(
     battle: Battle,
     side: str,
-    objective: str,
+    objective: RoundObjective,
     budget: Budget,
     given: Combats | None,
     warnings: list[str],
@@ -236,7 +280,7 @@ def _by_cp_sat(
 def _any_legal_line(
     battle: Battle,
     side: str,
-    objective: str,
+    objective: Objective,
     rounds: int | None,
     budget: Budget,
     given: Combats | None,
@@ -253,14 +297,12 @@ def _any_legal_line(
         raise TimeLimitError(budget.seconds or 0.0)
     combats, attack = allocation.combats or {}, allocation.attack or {}
     reallocate = allocation.reallocate or {}
-    one_round = "sweep" if objective == "take" else objective
-    line = Line(
-        combats, attack, reallocate, evaluate(battle, one_round, combats, attack, reallocate)
-    )
-    if objective == "take":
+    first = objective.first_round
+    line = Line(combats, attack, reallocate, evaluate(battle, first, combats, attack, reallocate))
+    if isinstance(objective, FightObjective):
         warnings.append(
             "The whole fight was not searched in time: this is a legal line of play, and its "
-            "value is its chance of winning every combat of the first round."
+            f"value is that of the first round alone ({first.title})."
         )
     return SolveOutcome(
         side,
@@ -271,6 +313,6 @@ def _any_legal_line(
         Choices(0, False, None),
         0,
         warnings,
-        bounds=(Fraction(0), Fraction(1)) if objective == "take" else None,
+        bounds=_bounds_of(objective) if isinstance(objective, FightObjective) else None,
         rounds=rounds,
     )

@@ -17,6 +17,7 @@ from typing import Any
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.cp_odds import OddsTerms
 from allocator.games.crossfire.model import ATTACK, GROUPING, REALLOCATION, RulesModel, SlotNames
+from allocator.games.crossfire.objectives import RoundObjective
 from allocator.games.crossfire.rules.base import combat_names
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.lines import Attack, Combats, Line, evaluate
@@ -32,7 +33,7 @@ class Stages:
     """The stages of one search: the battle, the objective and the runner of its CP-SAT calls."""
 
     battle: Battle
-    objective: str
+    objective: RoundObjective
     runner: Runner
     searched: int = 0
 

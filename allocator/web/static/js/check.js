@@ -1,5 +1,5 @@
 // The Check panel: the allocation built so far is checked by /api/check after every change.
-import {leading, overlay, unplaced} from "./allocation.js";
+import {leading, overlay} from "./allocation.js";
 import {api, errorNode} from "./api.js";
 import {$, el, fill, listing, odds, plural, signed} from "./dom.js";
 import {warningsList, withRuleLinks} from "./show.js";
@@ -53,16 +53,6 @@ function applyNearest() {
     {what: "The nearest legal allocation"});
 }
 
-/** The stands of the side being placed that are still in its pool (none before any is placed). */
-function stillToPlace() {
-  const {allocation, board} = state;
-  const ids = (side) => board[side].map((s) => s.id);
-  const defenders = unplaced(allocation, "defender", ids("defender"));
-  if (!Object.keys(allocation.combats).length) return [];
-  if (defenders.length || !Object.values(allocation.attack).flat().length) return defenders;
-  return unplaced(allocation, "attacker", ids("attacker"));
-}
-
 export function renderCheck() {
   const status = $("check-status");
   const list = $("violations");
@@ -80,7 +70,7 @@ export function renderCheck() {
   status.dataset.state = checking ? "pending" : check.legal ? "legal" : "illegal";
   if (!check.legal) {
     const broken = plural(check.violations.length, "broken rule");
-    const left = stillToPlace();
+    const left = check.still_to_place;  // the rules say which stands must still be placed
     status.textContent = left.length
       ? `Not legal yet: ${broken}; ${listing(left)} ${left.length > 1 ? "are" : "is"} still to place.`
       : `Not legal: ${broken}.`;

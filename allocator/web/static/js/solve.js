@@ -1,25 +1,24 @@
 // The Best split panel: /api/solve for either side, with each combat's odds and why it is best.
 import {copyAllocation} from "./allocation.js";
-import {api, errorNode} from "./api.js";
+import {api, errorNode, gameTerms} from "./api.js";
 import {
-  $, decimal, el, exactSpan, fill, odds, percent, plural, ratio, share, signed,
+  $, decimal, el, exactSpan, fill, percent, plural, ratio, share, signed,
 } from "./dom.js";
 import {scenarioWith} from "./check.js";
 import {oddsBar, standChips, warningsList} from "./show.js";
 import {commit, state} from "./state.js";
 
-/** The attacker's aims the server can optimise, in the order the picker offers them. */
-export const AIMS = {
-  take: "take the building (whole fight)",
-  sweep: "win every combat this round",
-  exchange: "exchange: stands removed, theirs minus ours",
-};
+/** The attacker's aims the server can optimise, by name: each one's title (from /api/terms). */
+export const AIMS = {};
+/** The same aims' words for a value: what it says and whether it is a chance or stands. */
+const VALUES = {};
 
 /** The value of a line in the objective's words. */
 function valueText(objective, exact) {
-  if (objective === "exchange") return `expected exchange ${signed(exact)} stands (${exact})`;
-  if (objective === "take") return `attacker takes the building: ${share(exact)}`;
-  return `attacker wins every combat: ${odds(exact)}`;
+  const {label, unit} = VALUES[objective];
+  return unit === "stands"
+    ? `${label} ${signed(exact)} stands (${exact})`
+    : `${label}: ${share(exact)}`;
 }
 
 /** How one way of ending the fight reads: who is left in the building. */
@@ -134,9 +133,20 @@ function solveAnswer(answer) {
   ];
 }
 
+/** The picker of aims, from the server's objectives, the default chosen. */
+async function offerAims() {
+  const terms = await gameTerms();
+  for (const objective of terms.objectives) {
+    AIMS[objective.name] = objective.title;
+    VALUES[objective.name] = objective;
+  }
+  const picker = $("objective");
+  fill(picker, terms.objectives.map(({name, title}) => el("option", {value: name, text: title})));
+  picker.value = terms.default_objective;
+}
+
 export function wireSolve() {
-  fill($("objective"),
-    Object.entries(AIMS).map(([value, text]) => el("option", {value, text})));
+  offerAims().catch((error) => fill($("solve-result"), errorNode(error, "solve-error")));
   for (const button of document.querySelectorAll("[data-side]")) {
     button.addEventListener("click", () => solve(button.dataset.side));
   }

@@ -95,7 +95,7 @@ def test_the_key_missing_because_of_a_typo_comes_right_after_it() -> None:
     result = invoke("check", CORPUS / "typo-at-the-top.yaml")
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 2 and "defnder: unknown key" in lines[0]
-    assert lines[1].endswith("defender: required, but missing")
+    assert lines[1].endswith("defender: Field required")
 
 
 def test_a_typo_in_an_organisation_stand_is_named_too() -> None:

@@ -23,7 +23,7 @@ allocator.core.errors.InputError: p.yaml: x: Input should be a valid integer, ..
 ...     validate(Point, {"xx": 1, "y": [0]})
 ... except InputError as error:
 ...     [problem.line() for problem in error.problems()]  # doctest: +NORMALIZE_WHITESPACE
-["xx: unknown key 'xx' (did you mean 'x'?)", 'x: required, but missing',
+["xx: unknown key 'xx' (did you mean 'x'?)", 'x: Field required',
  'y: Input should be a valid integer or a valid string (got [0])']
 >>> format_place(("defender", "stands", 2, "unit"))
 'defender.stands[2].unit'
@@ -197,8 +197,6 @@ def describe(found: _Found) -> str:
         listed = sorted(found.keys)
         keys = ", ".join(listed[:_KEYS_LISTED]) + (", ..." if len(listed) > _KEYS_LISTED else "")
         return f"unknown key {excerpt(key)}" + (f" (the keys here: {keys})" if keys else "")
-    if error["type"] == "missing":
-        return "required, but missing"
     problem = _message(error)
     if found.loc and found.loc[-1] == "[key]" and len(found.loc) - 1 in found.tags:
         problem = f"the key itself: {problem}"

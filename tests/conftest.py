@@ -1,9 +1,23 @@
+import os
 import sys
+import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-settings.register_profile("ci", deadline=None, print_blob=True)
+# hypothesis keeps the examples it found in a temporary folder, never in the checkout
+_EXAMPLES = DirectoryBasedExampleDatabase(tempfile.mkdtemp(prefix="cfalloc-hypothesis-"))
+settings.register_profile("ci", deadline=None, print_blob=True, database=_EXAMPLES)
 settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _defaults_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts from the defaults: no ``CFALLOC_*`` setting from the caller's shell."""
+    for name in list(os.environ):
+        if name.startswith("CFALLOC_"):
+            monkeypatch.delenv(name)

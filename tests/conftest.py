@@ -21,3 +21,10 @@ def _defaults_only(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("CFALLOC_"):
             monkeypatch.delenv(name)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives Chromium (through the ``browser`` fixture) is a ``browser`` test."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

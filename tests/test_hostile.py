@@ -56,6 +56,12 @@ COMMANDS = {
 NEEDS_COMPLETE = {"simulate", "trials-json"}
 LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
 runner = CliRunner()
+#: The corpus files whose runs take seconds each: their runs through every command are `slow`.
+LARGE = {"16-a-side.yaml", "60-a-side.yaml", "60-a-side-in-platoons.yaml"}
+
+
+def corpus_names(names: list[str]) -> list[Any]:
+    return [pytest.param(name, marks=pytest.mark.slow) if name in LARGE else name for name in names]
 
 
 def arguments(command: str, path: Path) -> list[str]:
@@ -73,7 +79,7 @@ def test_the_corpus_and_its_expectations_match() -> None:
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-@pytest.mark.parametrize("name", sorted(EXPECT))
+@pytest.mark.parametrize("name", corpus_names(sorted(EXPECT)))
 def test_every_command_keeps_the_contract_on_the_corpus(name: str, command: str) -> None:
     path = CORPUS / name
     result = run(command, path)
@@ -240,7 +246,7 @@ GIB = 1 << 30
 
 
 @pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])
-@pytest.mark.parametrize("name", HEAVY)
+@pytest.mark.parametrize("name", corpus_names(HEAVY))
 def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: str) -> None:
     output = tmp_path / "output"
     with output.open("wb") as sink:

@@ -26,8 +26,8 @@ from allocator.games.crossfire.search.solve import solve
 SMALL = scenarios(max_defenders=3, max_attackers=4)
 
 
-def assert_legal(battle: Any, result: Any) -> None:
-    broken = check(battle, result.line.allocation())
+def assert_legal(battle: Any, line: Any) -> None:
+    broken = check(battle, line.allocation())
     assert broken == [], broken
 
 
@@ -45,15 +45,19 @@ def matches_oracle(scenario: dict[str, Any], objectives: list[str], data: st.Dat
         defender = solve(battle, "defender", objective_named(objective))
         assert defender.status == "optimal"
         assert defender.line.value == oracle.game_value(battle, objective)
-        assert_legal(battle, defender)
+        assert_legal(battle, defender.line)
         grouping = data.draw(st.sampled_from(groupings))
         given_battle = battle_from_data({**scenario, "allocation": {"combats": grouping}})
         attacker = solve(given_battle, "attacker", objective_named(objective))
         assert attacker.line.value == oracle.attacker_value(battle, objective, grouping)
-        assert_legal(battle, attacker)
+        assert_legal(battle, attacker.line)
+        # the runner-up is legal and strictly worse for the side that chose it
+        if defender.choices.runner_up is not None:
+            assert defender.choices.runner_up.value > defender.line.value
+            assert_legal(battle, defender.choices.runner_up)
         if attacker.choices.runner_up is not None:
             assert attacker.choices.runner_up.value < attacker.line.value
-            assert_legal(battle, attacker)
+            assert_legal(battle, attacker.choices.runner_up)
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])

@@ -164,6 +164,7 @@ def test_while_heavy_solves_fill_the_pool_the_page_answers_and_more_work_gets_42
         assert httpx.post(f"{url}/api/check", json=SEED).status_code == 200
 
 
+@pytest.mark.slow
 def test_real_heavy_requests_in_parallel_leave_the_page_answering() -> None:
     settings = WebSettings(workers=1, queue=1)
     with background(settings) as (url, app), ThreadPoolExecutor(6) as clients:

@@ -824,15 +824,33 @@ def test_skills_that_only_help_never_lower_a_troopers_chances(case):
 @given(
     st.sampled_from(["n4", "n5"]).flatmap(lambda r: st.tuples(st.just(r), fighters(r), fighters(r)))
 )
-def test_immunity_and_fighting_on_never_hurt_the_target(case):
+def test_immunity_to_shock_and_fighting_on_never_hurt_the_target(case):
     rules, active, reactive = case
     plain = resolve({"rules": rules, "active": active, "reactive": reactive})[1]
     immune = resolve(
         {
             "rules": rules,
             "active": active,
-            "reactive": {**reactive, "skills": {"immunity": ["total"], "dogged": True}},
+            "reactive": {**reactive, "skills": {"immunity": ["shock"], "dogged": True}},
         }
     )[1]
     before, after = trooper("reactive", plain).orders[0], trooper("reactive", immune).orders[0]
     assert after.out_of_the_fight.exact <= before.out_of_the_fight.exact
+
+
+def test_total_immunity_turns_viral_to_normal_even_where_that_costs_the_target():
+    """The profile's reading: the ammunition Total Immunity lists counts as N whether or not that
+    helps, so a trooper with BTS 5 and ARM 0 saves worse against Viral with it than without."""
+    active = {"attribute": 13, "burst": 1, "ammunition": "Viral", "damage": 13}
+    target = {"attribute": 11, "burst": 1, "armour": 0, "bts": 5, "vita": 1, "damage": 13}
+    plain = resolve({"rules": "n4", "active": active, "reactive": target})[1]
+    immune = resolve(
+        {
+            "rules": "n4",
+            "active": active,
+            "reactive": {**target, "skills": {"immunity": ["total"]}},
+        }
+    )[1]
+    before, after = trooper("reactive", plain).orders[0], trooper("reactive", immune).orders[0]
+    assert after.out_of_the_fight.exact > before.out_of_the_fight.exact
+    assert any("counts as N" in change.note for change in immune.modifiers)

@@ -184,8 +184,9 @@ def near_legal_allocations(draw: Any, scenario: dict[str, Any]) -> dict[str, Any
 
     Breaches made this way sit right on the boundary of the rules, where disagreements hide.
     """
+    from allocator.core.cpsat import new_solver
     from allocator.games.crossfire.battle import battle_from_data
-    from allocator.games.crossfire.model import REALLOCATION, RulesModel, SlotNames, new_solver
+    from allocator.games.crossfire.model import REALLOCATION, RulesModel, SlotNames
 
     battle = battle_from_data(scenario)
     model = RulesModel(battle, depth=REALLOCATION)

@@ -29,8 +29,7 @@ def test_cp_model_is_the_plain_module_once_pandas_is_loaded() -> None:
 def test_the_projects_solver_is_bounded_in_time_and_memory() -> None:
     """One worker on a small model, the time asked, and a memory bound (it stops there as at
     its time limit), so that a long limit keeps the process under 1 GiB."""
-    from allocator.core.cpsat import cp_model
-    from allocator.games.crossfire.model import SOLVER_MEMORY_MB, new_solver
+    from allocator.core.cpsat import SOLVER_MEMORY_MB, cp_model, new_solver
 
     model = cp_model.CpModel()
     model.maximize(model.new_bool_var("x"))

@@ -155,13 +155,12 @@ class _StoppedSolver:
 
 
 def stopped_check(monkeypatch: Any, status_name: str) -> Any:
-    from allocator.core.cpsat import cp_model
-    from allocator.games.crossfire import model
+    from allocator.core import cpsat
 
-    solver_of = model.new_solver
-    status = getattr(cp_model, status_name)
+    solver_of = cpsat.new_solver
+    status = getattr(cpsat.cp_model, status_name)
     monkeypatch.setattr(
-        model, "new_solver", lambda *a, **k: _StoppedSolver(solver_of(*a, **k), status)
+        cpsat, "new_solver", lambda *a, **k: _StoppedSolver(solver_of(*a, **k), status)
     )
     broken = rifles(defenders=2, attackers=1, allocation={"combats": {"A": ["d1", "d2"]}})
     return check_battle(battle_from_data(broken))

@@ -41,8 +41,8 @@ def nearest_legal(
     """The legal allocation that moves the fewest stands, up to ``depth`` of the procedure
     (by default as far as the allocation goes; deeper, it also completes it); ``None`` if there
     is none. Raises :class:`TimeLimitError` (naming ``what``) if the budget ends first."""
-    from allocator.core.cpsat import cp_model
-    from allocator.games.crossfire.model import RulesModel, SlotNames, new_solver
+    from allocator.core.cpsat import cp_model, new_solver
+    from allocator.games.crossfire.model import RulesModel, SlotNames
 
     budget = budget or Budget(NEAREST_TIME_LIMIT)
     depth = depth or allocation_depth(allocation)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from allocator.core.budget import Budget
-from allocator.core.cpsat import cp_model
+from allocator.core.cpsat import cp_model, new_solver
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules import FAMILIES
 from allocator.games.crossfire.rules.base import (
@@ -43,23 +43,7 @@ from allocator.games.crossfire.rules.base import (
 )
 from allocator.games.crossfire.schema import Allocation
 
-__all__ = ["ATTACK", "GROUPING", "REALLOCATION", "RulesModel", "SlotNames", "new_solver"]
-
-SMALL_MODEL_VARIABLES = 5000
-#: Memory a CP-SAT search may use: it stops there as at its time limit, so that a long limit on
-#: a large battle keeps the whole process under 1 GiB (its search otherwise grows with time).
-SOLVER_MEMORY_MB = 600
-
-
-def new_solver(model: cp_model.CpModel, time_limit: float | None = None) -> cp_model.CpSolver:
-    """A solver set up the project's way: one worker for small models (deterministic, faster)."""
-    solver = cp_model.CpSolver()
-    small = len(model.Proto().variables) <= SMALL_MODEL_VARIABLES
-    solver.parameters.num_workers = 1 if small else 2
-    solver.parameters.max_memory_in_mb = SOLVER_MEMORY_MB
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = time_limit
-    return solver
+__all__ = ["ATTACK", "GROUPING", "REALLOCATION", "RulesModel", "SlotNames"]
 
 
 @dataclass

@@ -170,7 +170,7 @@ def allocate(
 ) -> ContactPlan:
     """Solve the arrangement with CP-SAT (imported here: it costs a third of a second), within
     ``budget``: the exact best arrangement, or :class:`TimeLimitError` when it runs out."""
-    from allocator.core.cpsat import cp_model
+    from allocator.core.cpsat import cp_model, new_solver
 
     rules = profile or default_profile()
     check_sizes(problem, rules, limits or default_limits())
@@ -214,11 +214,9 @@ def allocate(
     committed = sum(touch.values())
     score = sum(round(chances[key] * SCALE) * var for key, var in choose.items())
     model.maximize(score * (len(touch) + 1) - committed)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
     if budget is not None:
         budget.check("the best arrangement")
-        solver.parameters.max_time_in_seconds = budget.remaining(floor=0.001)
+    solver = new_solver(model, budget.remaining(floor=0.001) if budget is not None else None)
     status = solver.solve(model)
     if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and budget is not None:
         raise TimeLimitError(budget.seconds or 0.0, "the best arrangement")

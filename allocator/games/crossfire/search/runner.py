@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from allocator.core.budget import Budget
-from allocator.core.cpsat import cp_model
-from allocator.games.crossfire.model import new_solver
+from allocator.core.cpsat import cp_model, new_solver
 
 DONE = (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -21,7 +20,7 @@ FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 SIDE_SEARCH_BUDGET = 0.5
 
 
-class Collector(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+class Collector(cp_model.CpSolverSolutionCallback):
     """Collects what ``read`` makes of each solution, up to ``cap`` of them."""
 
     def __init__(self, read: Callable[[Any], Any], cap: int):

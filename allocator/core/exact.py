@@ -40,6 +40,26 @@ EXACT_DIGITS = 4000
 def parse_fraction(text: Any) -> Fraction:
     """The number a ``"p/q"`` text (or an exact number already) stands for.
 
+    Parameters
+    ----------
+    text : str, int or Fraction
+        ``"p/q"``, or an exact number.
+
+    Returns
+    -------
+    Fraction
+        The number.
+
+    Raises
+    ------
+    ValueError
+        A text that is not ``p/q`` with integers, or a zero denominator.
+
+    Examples
+    --------
+    >>> parse_fraction("3/6")
+    Fraction(1, 2)
+
     >>> parse_fraction("1/0")
     Traceback (most recent call last):
     ValueError: divides by zero

@@ -59,7 +59,38 @@ def shipped(
     place: str | None = None,
     known: list[str] | None = None,
 ) -> Path:
-    """The shipped document ``name`` of one kind, or an InputError listing the known names."""
+    """The shipped document ``name`` of one kind.
+
+    Parameters
+    ----------
+    kind : str
+        ``orgs``, ``rulesets``, ``scenarios`` or ``schema``.
+    name : str
+        The document's name, without its suffix.
+    what : str
+        What the document is, in words, for the error (``"organisation"``).
+    subfolder : str, optional
+        A folder inside the kind's (``"infinity"``).
+    file, place : str, optional
+        Where the name was given, for the error.
+    known : list of str, optional
+        The names to offer in the error (by default every shipped one).
+
+    Returns
+    -------
+    Path
+        The shipped file.
+
+    Raises
+    ------
+    InputError
+        An unknown name, or one that is a path, listing the known names.
+
+    Examples
+    --------
+    >>> shipped("rulesets", "crossfire", what="ruleset").name
+    'crossfire.yaml'
+    """
     available = known if known is not None else names(kind, subfolder)
     if not isinstance(name, str) or not NAME.fullmatch(name):
         example = EXAMPLE_NAMES.get(kind) or (available[0] if available else "a-name")
@@ -90,6 +121,26 @@ def relative_document(
     Only relative paths to ``.yaml``, ``.yml`` or ``.json`` files in that folder or below it
     are accepted (``..`` and links leading out are refused); without a file to be relative to
     (a web request) no path is accepted at all.
+
+    Parameters
+    ----------
+    given : str
+        The path as the file writes it.
+    relative_to : Path, optional
+        The folder of the file that names it; none for a web request.
+    file, place : str, optional
+        Where the path was given, for the error.
+
+    Returns
+    -------
+    Path
+        The resolved path, inside ``relative_to``.
+
+    Raises
+    ------
+    InputError
+        An absolute path, another suffix, a path leading out of the folder, or any path
+        without a folder to be relative to.
     """
     path = Path(given)
     if relative_to is None:

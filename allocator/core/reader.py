@@ -359,7 +359,38 @@ def _json_key_line(text: str, key: str) -> str | None:
 def read_text(
     text: str, *, source: str | None = None, syntax: Syntax = "auto", limits: Limits | None = None
 ) -> Any:
-    """Parse a YAML or JSON document (``auto``: JSON when it reads as JSON, else YAML)."""
+    """Parse a YAML or JSON document, within the limits, by a safe loader.
+
+    Parameters
+    ----------
+    text : str
+        The document.
+    source : str, optional
+        The file (or request) it came from, named by every error.
+    syntax : {"auto", "yaml", "json"}
+        ``auto``: JSON when the text reads as JSON, else YAML.
+    limits : Limits, optional
+        The size, depth and node limits (the defaults when not given).
+
+    Returns
+    -------
+    Any
+        Plain data: dicts, lists, strings, numbers, booleans and ``None``.
+
+    Raises
+    ------
+    InputError
+        A syntax error, a YAML tag other than plain data's or a duplicate key, naming the line
+        and column.
+    LimitError
+        A document over one of the limits (its size, its depth, its values once YAML aliases
+        are expanded, the digits of a number), refused before it grows.
+
+    Examples
+    --------
+    >>> read_text("a: [1, 2]")
+    {'a': [1, 2]}
+    """
     limits = limits or default_limits()
     if len(text) > limits.max_file_bytes:
         raise limits.refuse("max_file_bytes", f"the text has {len(text)} characters", file=source)
@@ -378,7 +409,32 @@ def read_text(
 def read_bytes(
     data: bytes, *, source: str | None = None, syntax: Syntax = "auto", limits: Limits | None = None
 ) -> Any:
-    """Decode UTF-8 bytes and parse them (:func:`read_text`)."""
+    """Decode UTF-8 bytes and parse them.
+
+    Parameters
+    ----------
+    data : bytes
+        The document, UTF-8 (a byte order mark is allowed).
+    source, syntax, limits
+        As for :func:`read_text`.
+
+    Returns
+    -------
+    Any
+        Plain data, as :func:`read_text` returns it.
+
+    Raises
+    ------
+    InputError
+        Bytes that are not UTF-8 (naming the offset), and as :func:`read_text`.
+    LimitError
+        As :func:`read_text`.
+
+    Examples
+    --------
+    >>> read_bytes(b'{"a": 1}')
+    {'a': 1}
+    """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -391,7 +447,30 @@ def read_bytes(
 
 
 def read_file(path: str | Path, *, limits: Limits | None = None) -> Any:
-    """Read and parse a YAML or JSON file (JSON by its ``.json`` suffix, else YAML)."""
+    """Read and parse a YAML or JSON file (JSON by its ``.json`` suffix, else YAML).
+
+    Only the named regular file is read, and never more than ``max_file_bytes`` of it.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    limits : Limits, optional
+        As for :func:`read_text`.
+
+    Returns
+    -------
+    Any
+        Plain data, as :func:`read_text` returns it.
+
+    Raises
+    ------
+    InputError
+        No such file, a folder or a device, a file that cannot be read, and as
+        :func:`read_bytes`.
+    LimitError
+        A file over ``max_file_bytes``, and as :func:`read_text`.
+    """
     limits = limits or default_limits()
     path = Path(path)
     source = str(path)

@@ -319,8 +319,36 @@ def errors_to_input_error(
 
 
 def validate(model: type[ModelT], data: Any, *, file: str | None = None) -> ModelT:
-    """``data`` as a ``model``, or one InputError naming the file, the place and the problem
-    (and listing every other problem)."""
+    """``data`` as a ``model``.
+
+    Parameters
+    ----------
+    model : type of BaseModel
+        The pydantic model of the document (a scenario, an engagement, a profile).
+    data : Any
+        Plain data, as the reader returns it.
+    file : str, optional
+        The file the data came from, named by the error.
+
+    Returns
+    -------
+    BaseModel
+        The validated ``model``.
+
+    Raises
+    ------
+    InputError
+        Naming the file, the place (with the user's own keys) and the problem, with a "did you
+        mean" for a misspelt key, and listing every other problem found.
+
+    Examples
+    --------
+    >>> from pydantic import BaseModel
+    >>> class Point(BaseModel):
+    ...     x: int
+    >>> validate(Point, {"x": 1}).x
+    1
+    """
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -328,5 +356,25 @@ def validate(model: type[ModelT], data: Any, *, file: str | None = None) -> Mode
 
 
 def load_file(model: type[ModelT], path: Path) -> ModelT:
-    """Read and validate a YAML or JSON file of ``model`` (an engagement, a plan, a profile)."""
+    """Read and validate a YAML or JSON file of ``model`` (an engagement, a plan, a profile).
+
+    Parameters
+    ----------
+    model : type of BaseModel
+        The pydantic model of the file.
+    path : Path
+        The file.
+
+    Returns
+    -------
+    BaseModel
+        The validated ``model``.
+
+    Raises
+    ------
+    InputError
+        As :func:`~allocator.core.reader.read_file` and :func:`validate`.
+    LimitError
+        As :func:`~allocator.core.reader.read_file`.
+    """
     return validate(model, read_file(path), file=str(path))

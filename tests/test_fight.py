@@ -164,13 +164,6 @@ def test_take_trials_keep_to_their_rounds() -> None:
     assert answer.rounds == 2 and answer.p_take_exact == Fraction(25, 64)
 
 
-def test_trials_stop_at_the_time_limit_and_say_so(monkeypatch: Any) -> None:
-    monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: True)
-    answer = trials(load_battle(COMPLETE), 1_000_000, seed=1, objective=SWEEP, time_limit=1)
-    assert 0 < answer.trials < answer.asked == 1_000_000
-    assert answer.note is not None and "ended the trials" in answer.note
-
-
 def test_explain_walks_round_one_of_the_whole_fight() -> None:
     result = CliRunner().invoke(app, ["explain", str(EXAMPLE), "--json"])
     answer = json.loads(result.stdout)

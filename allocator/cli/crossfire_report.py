@@ -206,17 +206,21 @@ def render_trials(console: Console, answer: TrialsAnswer) -> None:
         )
     table.add_row("every combat", percent(answer.sweep_rate, 2), odds_text(answer.p_sweep_exact))
     console.print(table)
-    if answer.take_rate is not None and answer.p_take_exact is not None:
+    if answer.take_rate is not None:
         how_long = "to the end" if answer.rounds is None else f"for {answer.rounds} rounds at most"
         how = (
             "round 1 as the file's allocation, then both sides at their best"
             if answer.file_allocation
             else "both sides at their best"
         )
+        exact = (
+            "the whole fight was not searched in time, so its exact chance is not known"
+            if answer.p_take_exact is None
+            else f"the exact chance is {odds_text(answer.p_take_exact)}"
+        )
         console.print(
             f"Whole fights played {how_long}, {how}: the attacker took the "
-            f"building in {percent(answer.take_rate, 2)} of them; the exact chance is "
-            f"{odds_text(answer.p_take_exact)}.",
+            f"building in {percent(answer.take_rate, 2)} of them; {exact}.",
             highlight=False,
         )
     if answer.note is not None:

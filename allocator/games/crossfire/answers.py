@@ -269,7 +269,7 @@ class TrialsAnswer(Answer):
         default=None,
         exclude_if=is_none,
         description="With `take`: the exact chance of taking the building, round 1 played as "
-        "the trials played it.",
+        "the trials played it (absent when the time limit stopped the whole fight's search).",
     )
     note: str | None = Field(
         default=None, exclude_if=is_none, description="When the time limit ended the trials."

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
-from allocator.core.errors import InputError
+from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.answers import (
     PlayedRound,
@@ -110,42 +110,49 @@ class Plan:
     and otherwise both sides' best line for the objective (a fight objective: the whole fight,
     searched once, when a round first needs it: :meth:`whole_fight`).
 
-    One time budget bounds every solve the plan makes.
+    One time budget bounds every solve the plan makes: once it has run out, a round whose line
+    is not known yet raises :class:`TimeLimitError` rather than being searched.
     """
 
     battle: Battle
     objective: Objective
-    time_limit: float | None
+    budget: Budget
     rounds: int | None = None
     given: Allocation | None = field(init=False)
+    #: Whether every line the plan has played so far was proven optimal.
+    proven: bool = field(init=False, default=True)
     _fight: SolveOutcome | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
-
-        self.budget = Budget(self.time_limit or DEFAULT_TIME_LIMIT)
         self.given = _given_allocation(self.battle)
 
     def whole_fight(self) -> SolveOutcome:
         """The fight objective's best line of the battle, with its playbook of later rounds."""
-        from allocator.games.crossfire.search.solve import solve
-
         if self._fight is None:
-            self._fight = solve(
-                self.battle, "defender", self.objective, rounds=self.rounds, budget=self.budget
-            )
+            self._fight = self._solve(self.battle, 1)
         return self._fight
 
     def __call__(self, current: Battle, round_number: int) -> Allocation:
         if round_number == 1 and self.given is not None:
             return self.given
         if isinstance(self.objective, FightObjective):
-            playbook = self.whole_fight().playbook
-            if playbook is not None:
-                return playbook.allocation(current, round_number)
+            fight = self.whole_fight()
+            if fight.playbook is not None:
+                return fight.playbook.allocation(current, round_number)
+            if round_number == 1:
+                return fight.line.allocation()
+        return self._solve(current, round_number).line.allocation()
+
+    def _solve(self, current: Battle, round_number: int) -> SolveOutcome:
+        """The best line from round ``round_number`` on (for a fight objective, over the
+        rounds left of the plan's)."""
         from allocator.games.crossfire.search.solve import solve
 
-        return solve(current, "defender", self.objective, budget=self.budget).line.allocation()
+        self.budget.check(f"the line of round {round_number}")
+        rounds = None if self.rounds is None else self.rounds - round_number + 1
+        outcome = solve(current, "defender", self.objective, rounds=rounds, budget=self.budget)
+        self.proven = self.proven and outcome.proven
+        return outcome
 
 
 def _given_allocation(battle: Battle) -> Allocation | None:
@@ -195,10 +202,11 @@ def simulate(
     time_limit: float | None = None,
 ) -> SimulateAnswer:
     """Roll up to ``rounds`` rounds; after the first both sides play their best line."""
+    from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
+
     seed = fresh_seed() if seed is None else seed
-    history, left, winner = play(
-        battle, rounds, random.Random(seed), Plan(battle, objective, time_limit)
-    )
+    plan = Plan(battle, objective, Budget(time_limit or DEFAULT_TIME_LIMIT))
+    history, left, winner = play(battle, rounds, random.Random(seed), plan)
     return SimulateAnswer(
         seed=seed,
         rounds=history,
@@ -227,39 +235,53 @@ def trials(
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
     budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
-    allocation_of = Plan(battle, objective, budget.remaining(), rounds)
+    plan = Plan(battle, objective, budget, rounds)
+    fight_objective = isinstance(objective, FightObjective)
     p_take = None
-    if isinstance(objective, FightObjective):
-        fight = allocation_of.whole_fight()
-        p_take = fight.line.value
-        if fight.playbook is not None and allocation_of.given is not None:
-            # the trials play the file's round 1: the exact chance is that line's (worked out
-            # before they start, so that every state they reach has its line ready)
-            p_take = fight.playbook.value_of(allocation_of.given)
-    first = allocation_of(battle, 1)
+    if fight_objective:
+        fight = plan.whole_fight()
+        if fight.playbook is not None:  # else the search was cut short: its value is a bound
+            # the trials play the file's round 1 when it has one: the exact chance is then that
+            # line's (worked out before they start, so that every state they reach has its line)
+            given = plan.given
+            p_take = fight.line.value if given is None else fight.playbook.value_of(given)
+    first = plan(battle, 1)
     odds = round_odds(battle, first.combats or {}, first.attack or {}, first.reallocate or {})
     wins = dict.fromkeys((c.name for c in odds), 0)
     sweeps = takes = played = 0
     longest = rounds or default_limits().max_rounds
-    while played < count and not (played and played % 64 == 0 and budget.expired()):
-        played += 1
-        if isinstance(objective, FightObjective):
-            history, _, winner = play(battle, longest, rng, allocation_of)
+    while played < count and not budget.expired():
+        if fight_objective:
+            try:
+                history, _, winner = play(battle, longest, rng, plan)
+            except TimeLimitError:
+                break  # a fight the time limit cut short is not counted
             results = [c.winner for c in history[0].combats]
             takes += winner == "attacker"
         else:
             results = [roll_combat(battle, c, rng).winner for c in odds]
+        played += 1
         for combat, winner_of in zip(odds, results, strict=True):
             wins[combat.name] += winner_of == "attacker"
         sweeps += all(w == "attacker" for w in results)
+    if not played:
+        raise TimeLimitError(budget.seconds or 0.0, "a trial's line of play")
     p_sweep = round_answer(odds).sweep.exact
+    notes = []
+    if played < count:
+        notes.append(
+            f"the time limit ({budget.seconds:g} s) ended the trials after {played:,} of "
+            f"{count:,}: give more time with --time-limit"
+        )
+    if not plan.proven:
+        notes.append("the lines played are the best found in the time limit, not proven optimal")
     return TrialsAnswer(
         trials=played,
         asked=count,
         seed=seed,
         objective=objective,
         rounds=rounds,
-        file_allocation=allocation_of.given is not None,
+        file_allocation=plan.given is not None,
         combats=[
             TrialCombat(
                 name=c.name,
@@ -272,11 +294,8 @@ def trials(
         sweep_rate=sweeps / played,
         p_sweep=float(p_sweep),
         p_sweep_exact=p_sweep,
-        take_rate=None if p_take is None else takes / played,
+        take_rate=takes / played if fight_objective else None,
         p_take=None if p_take is None else float(p_take),
         p_take_exact=p_take,
-        note=None
-        if played == count
-        else f"the time limit ({budget.seconds:g} s) ended the trials after {played:,} of "
-        f"{count:,}: give more time with --time-limit",
+        note="; ".join(notes) or None,
     )

@@ -390,26 +390,42 @@ class View:
 
 
 class Odds:
-    """P(attacker wins) of a combat from both sides' stats: vectorised floats, or exact."""
+    """P(attacker wins) of a combat from both sides' stats: vectorised floats, or exact.
+
+    Each probability is worked out when a line first needs it (with pools of dice there are
+    (2 * DIFF_LIMIT + 1) * (fighters + 2) ** 2 of them, most of which no line of a time-limited
+    search reaches), then kept.
+    """
 
     def __init__(self, battle: Battle, most_fighters: int):
         ruleset = battle.ruleset
         self.pool = ruleset.value("dice_mode") == "pool"
-        ties = ruleset.value("ties")
+        self.ties = ruleset.value("ties")
         self.cap = most_fighters + 1 if self.pool else 0
-        self.exact = [
-            [
-                [
-                    win_probability(diff, "pool", ties, (a, d))
-                    if self.pool
-                    else win_probability(diff, "single", ties)
-                    for d in range(self.cap + 1)
-                ]
-                for a in range(self.cap + 1)
-            ]
-            for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1)
-        ]
-        self.table = np.array([[[float(p) for p in row] for row in plane] for plane in self.exact])
+        #: The float of every probability worked out so far (NaN: not yet); a single die each
+        #: has one per difference, all worked out at once.
+        self.table = np.full((2 * DIFF_LIMIT + 1, self.cap + 1, self.cap + 1), np.nan)
+        if not self.pool:
+            differences = range(-DIFF_LIMIT, DIFF_LIMIT + 1)
+            self.table[:, 0, 0] = [float(self._exact(diff, 0, 0)) for diff in differences]
+
+    def _exact(self, diff: int, attacker_dice: int, defender_dice: int) -> Fraction:
+        if self.pool:
+            return win_probability(diff, "pool", self.ties, (attacker_dice, defender_dice))
+        return win_probability(diff, "single", self.ties)
+
+    def _looked_up(self, at: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        """The table's floats at ``at`` (row = difference + DIFF_LIMIT), missing ones filled."""
+        found = self.table[at]
+        if not self.pool:
+            return np.asarray(found)
+        missing = np.isnan(found)
+        if missing.any():
+            places = np.stack([np.broadcast_to(i, found.shape)[missing] for i in at], axis=1)
+            for row, a, d in np.unique(places, axis=0).tolist():
+                self.table[row, a, d] = float(self._exact(row - DIFF_LIMIT, a, d))
+            found = self.table[at]
+        return np.asarray(found)
 
     def _difference(self, ta: Any, fa: Any, td: Any, fd: Any) -> Any:
         """The difference the table is indexed by (scores compared in pool mode, else totals)."""
@@ -439,9 +455,11 @@ class Odds:
         # np.minimum/np.maximum rather than np.clip: clip's own cost dominates on small arrays
         d = np.minimum(np.maximum(self._difference(ta, fa, td, fd), -DIFF_LIMIT), DIFF_LIMIT)
         if self.pool:
-            p = self.table[d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap)]
+            at = (d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap))
         else:
-            p = self.table[d + DIFF_LIMIT, 0, 0]
+            none = np.zeros_like(d)
+            at = (d + DIFF_LIMIT, none, none)
+        p = self._looked_up(at)
         return np.asarray(np.where(ca, np.where(cd, p, 1.0), 0.0))
 
     def fraction(self, attacker: SideStats, defender: SideStats) -> Fraction:
@@ -452,9 +470,7 @@ class Odds:
         a, d = attacker, defender
         diff = int(self._difference(a.total, a.fighters, d.total, d.fighters))
         diff = min(max(diff, -DIFF_LIMIT), DIFF_LIMIT)
-        if not self.pool:
-            return self.exact[diff + DIFF_LIMIT][0][0]
-        return self.exact[diff + DIFF_LIMIT][min(a.fighters, self.cap)][min(d.fighters, self.cap)]
+        return self._exact(diff, min(a.fighters, self.cap), min(d.fighters, self.cap))
 
 
 def stats_of(attacks: AttackSet, a: int, k: int) -> SideStats:

@@ -200,7 +200,8 @@ class RootGame:
 
     def _one_round_cost(self) -> Fraction | None:
         """What the grouping best for the first round alone (the fight objective's
-        ``first_round``) is worth over the whole fight."""
+        ``first_round``) is worth over the whole fight (None when the time limit stopped the
+        search before it valued that grouping)."""
         if self.given is not None:
             return None
         e = self.engine
@@ -208,9 +209,9 @@ class RootGame:
         lines = first.round_lines(first.root, first.root_index())
         values = first.grouping_values(lines, None)
         best = min(range(len(values)), key=lambda g: values[g])
-        chosen = lines.groupings[best].comps
-        for g, grouping in enumerate(self.lines.groupings):
-            if sorted(grouping.comps) == sorted(chosen):
+        chosen = sorted(lines.groupings[best].comps)
+        for g in self.lines.valued():
+            if sorted(self.lines.groupings[g].comps) == chosen:
                 return e.exact_grouping(self.lines, g, e.rounds)[0]
         return None
 

@@ -67,11 +67,11 @@ function combatLine(combat) {
 
 function entryNode(entry) {
   const lost = SIDES.filter((side) => entry.removed[side]?.length)
-    .map((side) => `the ${side} ${listing(entry.removed[side])}`);
+    .map((side) => `${side} ${listing(entry.removed[side])}`);
   return el("li", {"data-round": String(entry.round), "data-testid": "history-round"},
     el("h4", {text: `Round ${entry.round} (${entry.table ? "dice from the table" : "rolled here"})`}),
     el("ul", {class: "history-combats"}, entry.combats.map(combatLine)),
-    el("p", {}, `Lost: ${listing(lost, "nothing")}.`),
+    el("p", {}, `Lost: ${lost.join("; ") || "nothing"}.`),
     entry.winner
       ? el("p", {class: "status", "data-testid": "fight-over", "data-winner": entry.winner,
         text: holder(entry.winner)})

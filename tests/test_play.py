@@ -258,3 +258,60 @@ def test_next_scenario_of_an_organisation_without_present_lists_the_survivors() 
     everyone = list(battle.defender.stands)
     following = next_scenario(battle, {"defender": everyone[1:], "attacker": ["a1"]})
     assert following.defender.present == everyone[1:]
+
+
+def test_a_combat_decided_without_a_roll_takes_no_dice() -> None:
+    lone = str(SCENARIOS / "rule-3a-pass-lone-fo.yaml")  # a lone FO loses without a roll
+    refused = play(lone, "--dice", "A:1-2", code=2)
+    assert "combat A takes no dice: the defender has no fighting stand" in refused.stderr
+    answer = played_json(lone, "--dice", "")
+    assert answer["dice"] == {} and answer["combats"][0]["rolls"] == []
+    assert answer["over"] is True and answer["winner"] == "attacker"
+    assert json.loads(play(lone, "--json").stdout) == answer  # no dice to ask for
+
+
+def test_the_next_round_is_written_where_it_can_be(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "round-2.yaml"
+    result = play(str(GUIDE), "--dice", "A:4-3,B:1-5", "--out", str(missing), code=2)
+    assert "error: --out: " in result.stderr and "cannot be written" in result.stderr
+    copy = tmp_path / "fight.yaml"
+    copy.write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
+    itself = play(str(copy), "--dice", "A:4-3,B:1-5", "--out", str(copy), code=2)
+    assert "this is the file being played" in itself.stderr
+    assert copy.read_text(encoding="utf-8") == GUIDE.read_text(encoding="utf-8")
+    lone = str(SCENARIOS / "rule-3a-pass-lone-fo.yaml")
+    nowhere = tmp_path / "round-2.yaml"
+    assert "is not written" in " ".join(play(lone, "--out", str(nowhere)).stdout.split())
+    assert not nowhere.exists()
+
+
+@pytest.mark.parametrize(
+    ("dice", "problem"),
+    [
+        ("A:4-3,,B:1-5,", None),
+        ("A\x1b[31m:4-3,B:1-5", r"'A\x1b[31m' is not the name of a combat (A, B, ...)"),
+    ],
+)
+def test_the_dice_line_skips_empty_entries_and_names_no_control_characters(
+    dice: str, problem: str | None
+) -> None:
+    if problem is None:
+        assert list(dice_of(dice)) == ["A", "B"]
+    else:
+        with pytest.raises(InputError) as raised:
+            dice_of(dice)
+        assert raised.value.problem == problem
+
+
+def test_the_round_is_played_when_the_time_limit_allows_no_odds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from allocator.core.errors import TimeLimitError
+    from allocator.games.crossfire.search import solve
+
+    def too_slow(*args: Any, **kwargs: Any) -> Any:
+        raise TimeLimitError(0.1)
+
+    monkeypatch.setattr(solve, "solve", too_slow)
+    answer = play_round(load_battle(GUIDE), dice_of("A:4-3,B:1-5"), odds_time_limit=0.1)
+    assert answer.fight is None and answer.next_scenario is not None

@@ -267,10 +267,16 @@ def play(
     def body() -> int:
         from allocator.cli.crossfire_report import render_play
         from allocator.games.crossfire.battle import load_battle
-        from allocator.games.crossfire.play import dice_of, play_round
+        from allocator.games.crossfire.play import dice_of, play_round, round_combats
         from allocator.games.crossfire.scenario_file import scenario_yaml
 
         within_limits(time_limit)
+        if out_file is not None and out_file.resolve() == file.resolve():
+            raise InputError(
+                "this is the file being played: write the next round to another file",
+                place="--out",
+                kind=USAGE,
+            )
         battle = load_battle(file)
         if dice is not None:
             try:
@@ -279,6 +285,8 @@ def play(
                 raise error.located(None, "--dice") from None
         elif terminal_attached():
             given = asked_dice(battle)
+        elif not any(not combat.decided for combat in round_combats(battle)):
+            given = {}  # every combat is decided without a roll
         else:
             raise InputError(
                 'give the dice rolled at the table with --dice (e.g. --dice "A:4-3,B:6-1"), '
@@ -291,17 +299,28 @@ def play(
             raise error.located(None, "--dice") if error.file is None else error from None
         text = None if answer.next_scenario is None else scenario_yaml(answer.next_scenario)
         if text is not None and out_file is not None:
-            out_file.write_text(text, encoding="utf-8")
+            write_next_round(out_file, text)
         if as_json:
             print_json(answer.to_json())
         elif text is not None and out_file is None:
             render_play(err, answer, "printed below")
             sys.stdout.write(text)
         else:
-            render_play(out, answer, None if out_file is None or text is None else str(out_file))
+            render_play(out, answer, None if out_file is None else str(out_file))
         return OK
 
     guarded(body, as_json)
+
+
+def write_next_round(path: Path, text: str) -> None:
+    """Write the next round's scenario to ``path``; a file that cannot be written is bad input
+    (a folder that does not exist, no permission), named by its option."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(
+            f"{path} cannot be written: {error.strerror or error}", place="--out"
+        ) from None
 
 
 def terminal_attached() -> bool:

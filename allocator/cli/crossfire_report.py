@@ -216,7 +216,9 @@ def render_play(console: Console, answer: PlayAnswer, written: str | None) -> No
     console.print(f"[bold]{safe(answer.result)}[/]", highlight=False)
     if answer.fight is not None:
         console.print(safe(fight_now_sentence(answer.fight, answer.round + 1)), highlight=False)
-    if written is not None:
+    if written is not None and answer.over:
+        console.print(f"No next round, so {safe(written)} is not written.", highlight=False)
+    elif written is not None:
         console.print(f"Round {answer.round + 1}'s scenario: {safe(written)}", highlight=False)
 
 

@@ -280,7 +280,8 @@ class PlayAnswer(Answer):
         default=None,
         exclude_if=is_none,
         description="While the fight goes on: the whole fight from the next round on, both "
-        "sides at their best (objective `take`).",
+        "sides at their best (objective `take`); left out when the time limit allowed no "
+        "answer.",
     )
 
 

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from allocator.core.errors import InputError
+from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.library import is_path
 from allocator.core.reader import excerpt
 from allocator.core.text import plural
@@ -46,6 +46,8 @@ FACES = range(1, 7)
 MAX_ROLLS = 50
 #: The longest dice text accepted for one round.
 MAX_DICE_TEXT = 10_000
+#: A combat's name, as an allocation writes it.
+_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 #: How a roll is written: the attacker's dice, a dash, the defender's dice.
 _ROLL = re.compile(r"\s*(\d+(?:\s+\d+)*)\s*-\s*(\d+(?:\s+\d+)*)\s*")
 
@@ -228,7 +230,8 @@ def rolls_of(name: str, text: str) -> list[TableRoll]:
 
 
 def dice_of(text: str) -> dict[str, list[TableRoll]]:
-    """Every combat's rolls written on one line, each combat named: ``A:4-3,B:6-1``.
+    """Every combat's rolls written on one line, each combat named: ``A:4-3,B:6-1`` (none:
+    every combat of the round is decided without a roll).
 
     >>> {name: len(rolls) for name, rolls in dice_of("A:4-4/5-2, B:6-1").items()}
     {'A': 2, 'B': 1}
@@ -237,6 +240,8 @@ def dice_of(text: str) -> dict[str, list[TableRoll]]:
         raise InputError(f"{len(text):,} characters of dice; at most {MAX_DICE_TEXT:,} are read")
     found: dict[str, list[TableRoll]] = {}
     for entry in text.split(","):
+        if not entry.strip():
+            continue
         name, colon, rolls = entry.partition(":")
         name = name.strip()
         if not colon or not name:
@@ -244,6 +249,8 @@ def dice_of(text: str) -> dict[str, list[TableRoll]]:
                 f"{excerpt(entry.strip())} names no combat: write each combat's name, a colon "
                 "and its dice, e.g. A:4-3,B:6-1"
             )
+        if not _NAME.fullmatch(name):
+            raise InputError(f"{excerpt(name)} is not the name of a combat (A, B, ...)")
         if name in found:
             raise InputError(f"combat {name} is given dice twice")
         found[name] = rolls_of(name, rolls)
@@ -314,7 +321,8 @@ def play_round(
     seed : int, optional
         The seed of the dice rolled here (without ``dice``).
     odds_time_limit : float, optional
-        Seconds for the whole fight's odds of the next round (None: not worked out).
+        Seconds for the whole fight's odds of the next round (None: not worked out; left out
+        too when the time limit allows no answer at all).
 
     Returns
     -------
@@ -394,14 +402,17 @@ def _result(winner: SideName | None, round_: int) -> str:
     )
 
 
-def _whole_fight(battle: Battle, following: Scenario, time_limit: float) -> FightAnswer:
+def _whole_fight(battle: Battle, following: Scenario, time_limit: float) -> FightAnswer | None:
     from allocator.games.crossfire.battle import battle_from_scenario
     from allocator.games.crossfire.fight import fight_answer
     from allocator.games.crossfire.objectives import objective_named
     from allocator.games.crossfire.search.solve import solve
 
     later = battle_from_scenario(following, battle.file)
-    return fight_answer(solve(later, "defender", objective_named("take"), time_limit))
+    try:
+        return fight_answer(solve(later, "defender", objective_named("take"), time_limit))
+    except TimeLimitError:  # the round is played all the same; its odds are left out
+        return None
 
 
 def next_scenario(battle: Battle, alive: Mapping[SideName, list[str]]) -> Scenario:

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,6 @@ from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.answers import (
     PlayedRound,
-    Roll,
     RolledCombat,
     SimulateAnswer,
     TrialCombat,
@@ -30,63 +28,22 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import SIDES, Battle
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, FightObjective, Objective
 from allocator.games.crossfire.odds import CombatOdds, round_answer, round_odds
-from allocator.games.crossfire.rules import check, resolution
+from allocator.games.crossfire.play import CombatDice, fresh_seed, given_allocation, resolve_combat
+from allocator.games.crossfire.rules import resolution
 from allocator.games.crossfire.schema import Allocation, SideName
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.search.solve import SolveOutcome
 
-#: Seeds are drawn from this range when the player gives none (small enough to type back in).
-SEED_RANGE = 1_000_000
-
-
-def fresh_seed() -> int:
-    """A new seed for dice nobody asked to repeat."""
-    return secrets.randbelow(SEED_RANGE)
-
-
-def roll_side(rng: random.Random, dice: int) -> int:
-    return max(rng.randint(1, 6) for _ in range(max(dice, 1)))
-
 
 def roll_combat(battle: Battle, combat: CombatOdds, rng: random.Random) -> RolledCombat:
     """Roll one combat as the profile says; the loser's stands are all removed."""
-    rolls: list[Roll] = []
-    winner: SideName
-    if combat.decided:
-        winner = "attacker" if combat.p_attacker_wins == 1 else "defender"
-    else:
-        ruleset = battle.ruleset
-        pool = ruleset.value("dice_mode") == "pool"
-        att_dice = combat.attacker.fighters if pool else 1
-        def_dice = combat.defender.fighters if pool else 1
-        # With a pool, each fighting stand's +1 is its die: the best die replaces them.
-        att_mod = combat.attacker.total - (combat.attacker.fighters if pool else 0)
-        def_mod = combat.defender.total - (combat.defender.fighters if pool else 0)
-        while True:
-            a, d = roll_side(rng, att_dice), roll_side(rng, def_dice)
-            rolls.append(
-                Roll(attacker=a, defender=d, attacker_score=a + att_mod, defender_score=d + def_mod)
-            )
-            if a + att_mod != d + def_mod:
-                winner = "attacker" if a + att_mod > d + def_mod else "defender"
-                break
-            ties = ruleset.value("ties")
-            if ties != "reroll":
-                winner = ties
-                break
-    return RolledCombat(
-        name=combat.name,
-        attackers=list(combat.attackers),
-        defenders=list(combat.defenders),
-        attacker_total=combat.attacker.total,
-        defender_total=combat.defender.total,
-        attacker_parts=list(combat.attacker.parts),
-        defender_parts=list(combat.defender.parts),
-        rolls=rolls,
-        winner=winner,
-        note=combat.decided,
+    rolls = (
+        []
+        if combat.decided
+        else CombatDice.of(battle.ruleset, combat).rolled(rng, battle.ruleset.value("ties"))
     )
+    return resolve_combat(battle, combat, rolls)
 
 
 def roll_round(
@@ -124,7 +81,7 @@ class Plan:
     _fight: SolveOutcome | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        self.given = _given_allocation(self.battle)
+        self.given = given_allocation(self.battle)
 
     def whole_fight(self) -> SolveOutcome:
         """The fight objective's best line of the battle, with its playbook of later rounds."""
@@ -153,21 +110,6 @@ class Plan:
         outcome = solve(current, "defender", self.objective, rounds=rounds, budget=self.budget)
         self.proven = self.proven and outcome.proven
         return outcome
-
-
-def _given_allocation(battle: Battle) -> Allocation | None:
-    allocation = battle.allocation
-    if allocation is None or allocation.attack is None:
-        return None
-    broken = check(battle)
-    if broken:
-        raise InputError(
-            f"the allocation breaks rule {broken[0].rule}: {broken[0].message} "
-            "(run `cfalloc check` for the full report)",
-            file=battle.file,
-            place="allocation",
-        )
-    return allocation
 
 
 def play(

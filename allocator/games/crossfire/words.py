@@ -129,3 +129,20 @@ def fight_sentence(fight: FightAnswer) -> str:
         f"{rounds:.2f} rounds on average, and the attacker loses "
         f"{lost['attacker']:.2f} stands, the defender {lost['defender']:.2f}."
     )
+
+
+def fight_now_sentence(fight: FightAnswer, round_: int) -> str:
+    """The whole fight from a later round on: ``From round 2 on the attacker now takes the
+    building with probability 5/7 (71.4%), both sides at their best.``"""
+    taken = fight.p_attacker_takes
+    if taken is None:  # cut short
+        low, high = fight.bounds or (Fraction(0), Fraction(1))
+        return (
+            f"From round {round_} on the chance that the attacker takes the building lies "
+            f"between {odds_text(low)} and {odds_text(high)} (the search was stopped by the "
+            "time limit)."
+        )
+    return (
+        f"From round {round_} on the attacker now takes the building with probability "
+        f"{odds_text(taken)}, both sides at their best."
+    )

@@ -4,6 +4,7 @@ import {depth, leading} from "./allocation.js";
 import {api, ApiError, errorDetails} from "./api.js";
 import {renderHead} from "./board.js";
 import {$, el, fill} from "./dom.js";
+import {roundsForLink, roundsFromLink} from "./rounds.js";
 import {STAGES} from "./stages.js";
 import {currentStage, on, reset, state} from "./state.js";
 
@@ -53,7 +54,7 @@ export function showScenarioError(error) {
  * Draw a scenario (its own allocation, or the given one) and start checking it. Only the latest
  * of several loads in flight is drawn.
  */
-async function openScenario(scenarioPromise, source, allocation, step) {
+async function openScenario(scenarioPromise, source, allocation, step, rounds = []) {
   const mine = ++loadTicket;
   document.body.dataset.loading = "true";
   let scenario;
@@ -77,6 +78,8 @@ async function openScenario(scenarioPromise, source, allocation, step) {
     ...board.attacker.map((stand) => [stand.id, {...stand, side: "attacker"}]),
   ]);
   state.check = null;
+  state.rounds = rounds;
+  state.played = null;
   renderHead();
   renderPicker();
   for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
@@ -95,13 +98,17 @@ export function loadShipped(name) {
   return guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(name)}`), {name}));
 }
 
-/** Open one of the player's own scenarios, adding it to the picker's "Your own" group. */
-export function openOwn(scenario, label) {
+/**
+ * Open one of the player's own scenarios, adding it to the picker's "Your own" group; with the
+ * allocation and step to start at, and the rounds played before it (the next round of a fight).
+ */
+export function openOwn(scenario, label, {allocation, step, rounds} = {}) {
   const index = own.findIndex((item) => item.label === label);
   const entry = {label, scenario};
   if (index >= 0) own[index] = entry;
   else own.push(entry);
-  return guarded(openScenario(Promise.resolve(scenario), {own: index >= 0 ? index : own.length - 1}));
+  return guarded(openScenario(Promise.resolve(scenario), {own: index >= 0 ? index : own.length - 1},
+    allocation, step, rounds));
 }
 
 async function useText() {
@@ -145,11 +152,13 @@ function decodeState(text) {
   return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
 }
 
-function saveToLink() {
+/** Write the page's scenario, allocation, step and round history into its link. */
+export function saveToLink() {
   if (!state.scenario) return;
   const saved = state.source?.name ? {name: state.source.name} : {scenario: state.scenario};
   saved.allocation = leading(state.allocation, currentStage().parts);
   saved.step = state.step;
+  Object.assign(saved, roundsForLink());
   history.replaceState(null, "", `#s=${encodeState(saved)}`);
 }
 
@@ -178,13 +187,18 @@ async function openFromLink(hash) {
     showScenarioError(new ApiError({place: "link", problem: "the link is damaged"}));
     return false;
   }
+  const history = roundsFromLink(saved);
   if (saved.name) {
     await guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(saved.name)}`),
-      {name: saved.name}, saved.allocation, saved.step));
+      {name: saved.name}, saved.allocation, saved.step, history.rounds));
   } else {
     own.push({label: saved.scenario?.title ?? "Shared scenario", scenario: saved.scenario});
     await guarded(openScenario(Promise.resolve(saved.scenario), {own: own.length - 1},
-      saved.allocation, saved.step));
+      saved.allocation, saved.step, history.rounds));
+  }
+  if (history.damaged) {
+    fill($("roll-result"), el("p", {class: "note", "data-testid": "history-damaged",
+      text: "The link's history of the rounds played is damaged, so it is left out."}));
   }
   return true;
 }

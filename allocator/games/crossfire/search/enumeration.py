@@ -410,6 +410,11 @@ class Odds:
             for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1)
         ]
         self.table = np.array([[[float(p) for p in row] for row in plane] for plane in self.exact])
+        #: 1 where the attacker wins for certain, -1 where he cannot win, 0 between (exactly).
+        self.sure = np.array(
+            [[[int(p == 1) - int(p == 0) for p in row] for row in plane] for plane in self.exact],
+            dtype=np.int8,
+        )
 
     def _difference(self, ta: Any, fa: Any, td: Any, fd: Any) -> Any:
         """The difference the table is indexed by (scores compared in pool mode, else totals)."""
@@ -417,14 +422,12 @@ class Odds:
 
     def floats(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
         """P(attacker wins) of every combat of the given attacks: (attacks, combats)."""
-        return self.of(
-            attacks.total[rows],
-            attacks.fighters[rows],
-            attacks.can_fight[rows],
-            np.array([s.total for s in defender]),
-            np.array([s.fighters for s in defender]),
-            np.array([s.can_fight for s in defender]),
-        )
+        return self.of(*_both_sides(attacks, rows, defender))
+
+    def certainty(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
+        """Exactly whether the attacker wins each combat of the given attacks for certain (1),
+        cannot win it (-1), or either may happen (0): (attacks, combats)."""
+        return self._looked_up(self.sure, (1, -1), *_both_sides(attacks, rows, defender))
 
     def of(
         self,
@@ -436,13 +439,28 @@ class Odds:
         cd: np.ndarray,
     ) -> np.ndarray:
         """P(attacker wins) from arrays of both sides' totals, fighters and can-fight flags."""
+        return self._looked_up(self.table, (1.0, 0.0), ta, fa, ca, td, fd, cd)
+
+    def _looked_up(
+        self,
+        table: np.ndarray,
+        ends: tuple[float, float],
+        ta: np.ndarray,
+        fa: np.ndarray,
+        ca: np.ndarray,
+        td: np.ndarray,
+        fd: np.ndarray,
+        cd: np.ndarray,
+    ) -> np.ndarray:
+        """``table``'s entry for each combat; ``ends`` where the defender, or the attacker,
+        cannot fight."""
         # np.minimum/np.maximum rather than np.clip: clip's own cost dominates on small arrays
         d = np.minimum(np.maximum(self._difference(ta, fa, td, fd), -DIFF_LIMIT), DIFF_LIMIT)
         if self.pool:
-            p = self.table[d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap)]
+            p = table[d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap)]
         else:
-            p = self.table[d + DIFF_LIMIT, 0, 0]
-        return np.asarray(np.where(ca, np.where(cd, p, 1.0), 0.0))
+            p = table[d + DIFF_LIMIT, 0, 0]
+        return np.asarray(np.where(ca, np.where(cd, p, ends[0]), ends[1]))
 
     def fraction(self, attacker: SideStats, defender: SideStats) -> Fraction:
         if not attacker.can_fight:
@@ -455,6 +473,18 @@ class Odds:
         if not self.pool:
             return self.exact[diff + DIFF_LIMIT][0][0]
         return self.exact[diff + DIFF_LIMIT][min(a.fighters, self.cap)][min(d.fighters, self.cap)]
+
+
+def _both_sides(attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> tuple[Any, ...]:
+    """The odds' inputs of the given attacks against the defender's combats."""
+    return (
+        attacks.total[rows],
+        attacks.fighters[rows],
+        attacks.can_fight[rows],
+        np.array([s.total for s in defender]),
+        np.array([s.fighters for s in defender]),
+        np.array([s.can_fight for s in defender]),
+    )
 
 
 def stats_of(attacks: AttackSet, a: int, k: int) -> SideStats:

@@ -191,7 +191,11 @@ class Engine:
     ) -> RoundLines:
         defender, attacker = self._counts(view, index)
         groupings = groupings if groupings is not None else view.groupings(defender)
-        attacks = [view.attacks(attacker, len(g.comps)) for g in groupings]
+        # the most combats first: theirs are the attacks likeliest to be too many to list, and
+        # then none of the others is built in vain
+        sizes = sorted({len(g.comps) for g in groupings}, reverse=True)
+        by_size = {k: view.attacks(attacker, k) for k in sizes}
+        attacks = [by_size[len(g.comps)] for g in groupings]
         return RoundLines(view, index, groupings, attacks)
 
     def _counts(self, view: View, index: int) -> tuple[Counts, Counts]:

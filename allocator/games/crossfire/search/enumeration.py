@@ -31,7 +31,7 @@ from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.odds import DIFF_LIMIT, side_total, win_probability
 from allocator.games.crossfire.rules import leaders as leader_rules
 from allocator.games.crossfire.rules.attack import class_attacks, leader_places, squad_spreads
-from allocator.games.crossfire.rules.base import Counts, TooManyLines
+from allocator.games.crossfire.rules.base import Counts, StandClass, TooManyLines
 from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.rules.reallocation import class_reallocations
 from allocator.games.crossfire.rules.resolution import keeps_fighting
@@ -291,6 +291,8 @@ class View:
             useful = [a for a in legal if self._adds_something(a)]
             shape = (len(useful), combats, len(c.attacker))
             return np.array(useful, dtype=np.int16).reshape(shape)
+        if self._fewest_attacks(attacker, squads, combats) > ATTACKS:
+            raise TooManyLines(f"more than {ATTACKS:,} attacks on {combats} combats")
         spread = squad_spreads(squads, attacker, combats)
         rows = np.arange(len(spread))
         placed: list[tuple[int, np.ndarray]] = []  # (class, combat per row; -1 out) per leader
@@ -327,6 +329,35 @@ class View:
             joined = where >= 0
             counts[np.flatnonzero(joined), where[joined], cls] += 1
         return counts
+
+    def _fewest_attacks(self, attacker: Counts, squads: Sequence[StandClass], combats: int) -> int:
+        """A lower bound of the attacks :meth:`_useful_attacks` lists when every combat gets a
+        squad, worked out before any is built: the spreads that cover every combat (4a, 4e;
+        counted by inclusion and exclusion), each with no leader or with any one leader who
+        always has a place (rated above 0, near a squad of his own troops: 5a, 5b).
+        """
+        c = self.classes
+        spreads = sum(
+            (-1) ** empty
+            * comb(combats, empty)
+            * prod(
+                comb(attacker[k.index] + combats - empty - 1, combats - empty - 1) for k in squads
+            )
+            for empty in range(combats)
+        )
+        placed = sum(
+            1
+            for leader in c.attacker
+            if leader.role == Role.leader
+            and attacker[leader.index]
+            and self.ratings[leader.index]
+            and any(
+                c.near[leader.index][k.index]
+                and (not leader.platoon_leader or c.commands[leader.index][k.index])
+                for k in squads
+            )
+        )
+        return int(spreads) * (1 + placed)
 
     def _adds_something(self, attack: Sequence[Counts]) -> bool:
         """Whether every leader of an attack raises his combat's total (see the module text).

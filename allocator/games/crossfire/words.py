@@ -13,7 +13,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from allocator.core.exact import fraction_text
 from allocator.core.text import odds_text
 from allocator.games.crossfire.answers import CombatAnswer, FightAnswer, RoundAnswer
 from allocator.games.crossfire.objectives import Objective
@@ -38,7 +37,8 @@ def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) ->
 #: What the value of a time-limited whole fight is.
 AT_LEAST = (
     "for the whole fight the value is what this line gives the attacker at least (the states "
-    "of the fight not searched in time counted as held)"
+    "of the fight not searched in time counted as held, or, when even that was not worked out "
+    "in time, what its first round alone gives)"
 )
 
 
@@ -49,7 +49,10 @@ def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: Objecti
         note += f"; {AT_LEAST}"
     if bounds is not None:
         low, high = bounds
-        note += f"; the optimum lies between {fraction_text(low)} and {fraction_text(high)}"
+        note += (
+            f"; the optimum lies between {objective.value_text(low)} and "
+            f"{objective.value_text(high)}"
+        )
     return note
 
 
@@ -64,6 +67,11 @@ def why(outcome: SolveOutcome) -> str:
         sentence = (
             f"Best found for the {side}, not proven optimal (the time limit stopped the "
             f"search): {at_least}{value}."
+        )
+    elif runner is None and not outcome.choices.complete:
+        sentence = (
+            f"Best for the {side}: {value}; the other choices were not all valued, so no "
+            "runner-up is named."
         )
     elif runner is None:
         sentence = (

@@ -236,8 +236,8 @@ def test_the_next_scenario_keeps_places_present_stands_and_a_profile_of_ones_own
 
 def test_rolls_are_read_as_written() -> None:
     assert [(r.attacker, r.defender) for r in rolls_of("A", " 6 2 - 3 /4-4")] == [
-        ([6, 2], [3]),
-        ([4], [4]),
+        ((6, 2), (3,)),
+        ((4,), (4,)),
     ]
     with pytest.raises(InputError, match="at most 50"):
         rolls_of("A", "/".join(["1-1"] * 51))

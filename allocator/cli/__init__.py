@@ -4,7 +4,7 @@ Every command lives here, never in a game or in the web package:
 
 * :mod:`allocator.cli.app`: the application and ``--version``, mounting the groups below;
 * :mod:`allocator.cli.crossfire` (with its reports, :mod:`allocator.cli.crossfire_report`):
-  ``check``, ``solve``, ``explain``, ``simulate``;
+  ``check``, ``solve``, ``explain``, ``simulate``, ``play``;
 * :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, each subcommand built from a game's
   :class:`~allocator.core.game.ResolveCommand` in the registry;
 * :mod:`allocator.cli.serve`: ``serve`` (the web page); :mod:`allocator.cli.schema`: ``schema``;

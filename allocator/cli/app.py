@@ -1,6 +1,6 @@
 """The ``cfalloc`` application: ``--version`` and its command groups, one module each.
 
-* :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``;
+* :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``, ``play``;
 * :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, built from the games' registry;
 * :mod:`allocator.cli.serve`: ``serve``, the web page;
 * :mod:`allocator.cli.schema`: ``schema``.

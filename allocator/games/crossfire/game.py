@@ -24,5 +24,7 @@ GAME = Game(
         "explain-answer": "allocator.games.crossfire.answers:ExplainAnswer",
         "simulate-answer": "allocator.games.crossfire.answers:SimulateAnswer",
         "trials-answer": "allocator.games.crossfire.answers:TrialsAnswer",
+        "sweep-spec": "allocator.games.crossfire.sweep:SweepSpec",
+        "sweep-line": "allocator.games.crossfire.sweep:SweepLine",
     },
 )

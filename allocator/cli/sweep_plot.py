@@ -22,6 +22,9 @@ from allocator.core.text import percent, plain, signed
 if TYPE_CHECKING:
     from allocator.games.crossfire.sweep import Sweep, SweepLine
 
+#: Above this share of the colour scale viridis is light: a heatmap's numbers are written dark.
+BRIGHT = 0.6
+
 
 def require_plot(sweep: Sweep) -> None:
     """Refuse before any work a picture that cannot be drawn: no matplotlib, nothing varied,
@@ -43,7 +46,7 @@ def axes(sweep: Sweep) -> tuple[str, str | None, dict[str, JsonValue]]:
         raise InputError(
             "nothing varies: --plot needs at least one path in vary", file=sweep.file, place="vary"
         )
-    x = plot.x or paths[0]
+    x = plot.x or next((path for path in paths if path != plot.y), paths[0])
     y = plot.y or next((path for path in paths if path != x), None)
     if y == x:
         raise InputError(
@@ -123,7 +126,8 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
             for column, xv in enumerate(xs):
                 found = values.get((identity({"": xv}), identity({"": yv})))
                 shown = "-" if found is None else percent(found) if chance else signed(found, 3)
-                ax.text(column, row, shown, ha="center", va="center", color="white")
+                bright = found is not None and float(image.norm(float(found))) > BRIGHT
+                ax.text(column, row, shown, ha="center", va="center", color=_ink(bright))
         ax.set_ylabel(_label(y or ""))
         figure.colorbar(image, ax=ax, label=label)
     ax.set_xlabel(_label(x))
@@ -136,6 +140,10 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
         raise InputError(
             f"cannot write the picture ({exc.strerror or exc})", file=str(path)
         ) from None
+
+
+def _ink(bright: bool) -> str:
+    return "black" if bright else "white"
 
 
 def _text(value: JsonValue) -> str:

@@ -98,6 +98,18 @@ def run_unordered(
 
 def _on_dask(task: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[R]:
     distributed = optional_module("dask.distributed", "--backend dask", "sweep")
+    from distributed.comm import parse_address
+    from distributed.comm.registry import backends
+
+    scheme, _ = parse_address(scheduler)
+    if scheme not in backends:
+        raise InputError(
+            f"{scheduler[:200]!r} is not the address of a Dask scheduler: give "
+            f"{' or '.join(f'{known}://...' for known in sorted(backends))}, "
+            "such as tcp://HOST:8786",
+            place="--scheduler",
+            kind=USAGE,
+        )
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, ValueError, TypeError) as exc:
@@ -110,7 +122,7 @@ def _on_dask(task: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iter
     futures = []
     try:
         futures = client.map(task, list(items), pure=False)
-        for future in distributed.as_completed(futures):
+        for future in distributed.as_completed(futures, loop=client.loop):
             yield future.result()
     finally:
         client.cancel(futures)

@@ -126,7 +126,7 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
             for column, xv in enumerate(xs):
                 found = values.get((identity({"": xv}), identity({"": yv})))
                 shown = "-" if found is None else percent(found) if chance else signed(found, 3)
-                bright = found is not None and float(image.norm(float(found))) > BRIGHT
+                bright = found is not None and _share(float(found), image.get_clim()) > BRIGHT
                 ax.text(column, row, shown, ha="center", va="center", color=_ink(bright))
         ax.set_ylabel(_label(y or ""))
         figure.colorbar(image, ax=ax, label=label)
@@ -140,6 +140,12 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
         raise InputError(
             f"cannot write the picture ({exc.strerror or exc})", file=str(path)
         ) from None
+
+
+def _share(value: float, scale: tuple[float, float]) -> float:
+    """Where ``value`` lies on the colour scale, from 0 to 1."""
+    low, high = scale
+    return (value - low) / (high - low) if high > low else 0.0
 
 
 def _ink(bright: bool) -> str:

@@ -98,7 +98,7 @@ def run_unordered(
 
 def _on_dask(task: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[R]:
     distributed = optional_module("dask.distributed", "--backend dask", "sweep")
-    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_address
     from distributed.comm.registry import backends
 
     scheme, _ = parse_address(scheduler)

@@ -48,6 +48,7 @@ CASES: dict[tuple[str, ...], tuple[str, list[list[str]]]] = {
         "simulate-answer",
         [[str(LEGAL), "--seed", "7"], [str(UNALLOCATED), "--seed", "3", "--rounds", "4"]],
     ),
+    ("sweep",): ("sweep-line", [[str(ROOT / "tests" / "data" / "sweeps" / "one-cell.yaml")]]),
     ("resolve", "infinity"): (
         "resolve-answer",
         [[str(SCENARIOS / "infinity" / name)] for name in ("face-to-face.yaml",)]

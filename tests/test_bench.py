@@ -12,6 +12,7 @@ import bench_check  # noqa: E402
 import bench_fight  # noqa: E402
 import bench_hostile  # noqa: E402
 import bench_solve  # noqa: E402
+import bench_sweep  # noqa: E402
 
 from allocator.games.crossfire.battle import battle_from_data, load_battle  # noqa: E402
 
@@ -58,3 +59,9 @@ def test_hostile_bench_measures_a_process_and_writes_stress_files(tmp_path: Path
     path = bench_hostile.stress_file(tmp_path, 3, 2)
     battle = load_battle(path)
     assert (len(battle.defender.ids()), len(battle.attacker.ids())) == (3, 2)
+
+
+def test_sweep_bench_times_the_shipped_grid_serially() -> None:
+    work = bench_sweep.tasks(2)
+    assert len(work) == 2 * 108
+    assert bench_sweep.cells_per_second(work[:3]) > 0

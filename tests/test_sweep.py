@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -164,13 +165,19 @@ def test_the_shipped_example_obeys_the_committed_spec_schema() -> None:
     assert len(load_sweep(SHIPPED).cells) == 108
 
 
+def test_the_docs_show_the_shipped_example_as_it_is() -> None:
+    text = (ROOT / "docs" / "sweep.md").read_text(encoding="utf-8")
+    shown = re.search(r"```yaml\n(# A sweep.*?)```", text, re.DOTALL)
+    assert shown and shown.group(1) == SHIPPED.read_text(encoding="utf-8")
+
+
 # --- bad specs: one clear error, before any work ------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("vary", "place", "problem"),
     [
-        ("building.capcity: [2, 3]", "vary.building.capcity[0]", "unknown key 'capcity'"),
+        ("building.capcity: [2, 3]", "vary.building.capcity", "unknown key 'capcity'"),
         ("building.capacity: [2, 0]", "vary.building.capacity[1]", "greater than or equal to 1"),
         ("attacker.quality: [green, elite]", "vary.attacker.quality[1]", "'elite'"),
         ("ruleset.overrides.ties: [coin]", "vary.ruleset.overrides.ties[0]", "must be one of"),

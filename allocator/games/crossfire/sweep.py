@@ -495,6 +495,15 @@ def _value_problems(
         try:
             battle_from_data(data, scenario_file, scenario_path.parent, limits)
         except InputError as error:
+            if error.kind == "extra_forbidden":  # the path, not the value: said once
+                yield InputError(
+                    f"not a path of the scenario: {error.line()}",
+                    file=file,
+                    place=f"vary.{place}",
+                    kind=error.kind,
+                    suggestion=error.suggestion,
+                )
+                return
             yield InputError(
                 f"{excerpt(value)} does not fit the scenario: {error.problems()[0].line()}",
                 file=file,

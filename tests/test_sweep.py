@@ -23,6 +23,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+import yaml
+from contract import answered, refusal, refused
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -461,3 +463,30 @@ def test_a_killed_sweep_loses_no_finished_cell(tmp_path: Path) -> None:
     assert set(before) <= set(after) and len(after) == 108  # the finished lines as they were
     full = invoke("sweep", SHIPPED, "--jobs", "1", "--json")
     assert without_seconds("\n".join(after)) == without_seconds(full.stdout)
+
+
+# --- hostile input ------------------------------------------------------------------------------
+
+CORPUS = ROOT / "tests" / "data" / "hostile"
+HOSTILE: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expect.yaml").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_scenario_keeps_the_contract_in_a_sweep(tmp_path: Path, name: str) -> None:
+    scenario = tmp_path / name
+    scenario.write_bytes((CORPUS / name).read_bytes())
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"scenario: {name}\nobjective: sweep\ntime_limit: 0.5\n", encoding="utf-8")
+    result = invoke("sweep", spec, "--jobs", "1", "--json")
+    if "refused" in HOSTILE[name]:
+        refused(result, str(scenario), *HOSTILE[name]["refused"])
+        return
+    answered(result)
+    assert SweepLine.model_validate_json(result.stdout).cell == {}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_file_as_the_spec_is_refused_in_one_line(name: str) -> None:
+    result = invoke("sweep", CORPUS / name, "--jobs", "1")
+    line = refusal(result)
+    assert f"error: {CORPUS / name}" in line and len(line) < 400

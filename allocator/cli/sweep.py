@@ -8,6 +8,8 @@ progress bar on stderr when it is a terminal. The lines end sorted in the grid's
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -49,6 +51,17 @@ class CellRate(ProgressColumn):
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
         return Text("- cells/s" if speed is None else f"{speed:.1f} cells/s")
+
+
+@contextmanager
+def shown(progress: Progress) -> Iterator[Progress]:
+    """``progress`` drawn while the block runs, when it is enabled (a disabled one started
+    and stopped would still write a blank line)."""
+    if progress.disable:
+        yield progress
+        return
+    with progress:
+        yield progress
 
 
 def progress_bar(console: Console) -> Progress:
@@ -128,8 +141,8 @@ def sweep(
         from allocator.games.crossfire.sweep import ResultsFile, load_sweep, solve_cell
 
         _check_options(backend, jobs, scheduler, plot)
+        require_backend(backend.value, scheduler)
         loaded = load_sweep(spec)
-        require_backend(backend.value)
         if plot is not None:
             from allocator.cli.sweep_plot import require_plot
 
@@ -137,7 +150,7 @@ def sweep(
         results = ResultsFile(loaded, out_file)
         try:
             todo = results.pending()
-            with progress_bar(err) as progress:
+            with shown(progress_bar(err)) as progress:
                 total, done = len(loaded.cells), results.resumed
                 task = progress.add_task("cells", total=total, completed=done)
                 for result in run_unordered(

@@ -26,18 +26,39 @@ BACKENDS: tuple[Backend, ...] = ("loky", "dask")
 CONNECT_SECONDS = 10
 
 
-def require_backend(backend: Backend) -> None:
-    """Import the libraries of ``backend`` now, so that a missing extra is said before any work.
+def require_backend(backend: Backend, scheduler: str | None = None) -> None:
+    """Check ``backend`` and its ``scheduler`` and import their libraries now, so that a
+    missing extra or a bad address is said before any work.
 
     Raises
     ------
     InputError
-        When the extra ``sweep`` is not installed.
+        When the extra ``sweep`` is not installed, or the Dask scheduler's address is missing
+        or of no scheme Dask knows.
     """
-    if backend == "dask":
-        optional_module("dask.distributed", "--backend dask", "sweep")
-    else:
+    if backend == "loky":
         optional_module("joblib", "cfalloc sweep", "sweep")
+        return
+    optional_module("dask.distributed", "--backend dask", "sweep")
+    if scheduler is None:
+        raise InputError(
+            "--backend dask needs --scheduler, the address of a running Dask scheduler "
+            "(tcp://HOST:8786)",
+            place="--scheduler",
+            kind=USAGE,
+        )
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import backends
+
+    scheme, _ = parse_address(scheduler)
+    if scheme not in backends:
+        raise InputError(
+            f"{scheduler[:200]!r} is not the address of a Dask scheduler: give "
+            f"{' or '.join(f'{known}://...' for known in sorted(backends))}, "
+            "such as tcp://HOST:8786",
+            place="--scheduler",
+            kind=USAGE,
+        )
 
 
 def local_cores() -> int:
@@ -81,14 +102,9 @@ def run_unordered(
         A missing extra, or a Dask scheduler that cannot be reached. An exception of a task
         is raised again here.
     """
+    require_backend(backend, scheduler)
     if backend == "dask":
-        if scheduler is None:
-            raise InputError(
-                "--backend dask needs --scheduler, the address of a running Dask scheduler "
-                "(tcp://HOST:8786)",
-                place="--scheduler",
-                kind=USAGE,
-            )
+        assert scheduler is not None  # require_backend says so
         yield from _on_dask(task, items, scheduler)
         return
     joblib = optional_module("joblib", "cfalloc sweep", "sweep")
@@ -98,18 +114,6 @@ def run_unordered(
 
 def _on_dask(task: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[R]:
     distributed = optional_module("dask.distributed", "--backend dask", "sweep")
-    from distributed.comm.addressing import parse_address
-    from distributed.comm.registry import backends
-
-    scheme, _ = parse_address(scheduler)
-    if scheme not in backends:
-        raise InputError(
-            f"{scheduler[:200]!r} is not the address of a Dask scheduler: give "
-            f"{' or '.join(f'{known}://...' for known in sorted(backends))}, "
-            "such as tcp://HOST:8786",
-            place="--scheduler",
-            kind=USAGE,
-        )
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, ValueError, TypeError) as exc:

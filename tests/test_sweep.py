@@ -273,12 +273,14 @@ def test_a_bad_spec_names_its_place(tmp_path: Path, text: str, place: str, probl
         (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler"),
         (["--backend", "dask", "--scheduler", "carrier-pigeon://loft"], "--scheduler"),
         (["--plot", "chart.bmp"], "--plot"),
+        (["--out", "no/such/folder/out.jsonl"], "--out"),
+        (["--out", "r.jsonl", "--csv", "r.jsonl"], "--csv"),
     ],
 )
 def test_options_that_do_not_go_together_are_refused(
     spec: Path, options: list[str], place: str
 ) -> None:
-    result = invoke("sweep", spec, *options)
+    result = invoke("sweep", spec, *options)  # refused before anything is written
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"error: {place}: ")
 

@@ -141,6 +141,7 @@ def sweep(
         from allocator.games.crossfire.sweep import ResultsFile, load_sweep, solve_cell
 
         _check_options(backend, jobs, scheduler, plot)
+        _check_outputs(spec, {"--out": out_file, "--csv": csv_file, "--plot": plot})
         require_backend(backend.value, scheduler)
         loaded = load_sweep(spec)
         if plot is not None:
@@ -211,11 +212,33 @@ def _check_options(
         )
     if plot is not None and plot.suffix.lower() not in PICTURES:
         raise InputError(
-            f"a picture is a {', '.join(PICTURES)} file, not {safe(plot.suffix) or 'one without'}"
-            " a suffix",
+            f"a picture is a {', '.join(PICTURES)} file, not "
+            f"{repr(plot.suffix) if plot.suffix else 'one without a suffix'}",
             place="--plot",
             kind=USAGE,
         )
+
+
+def _check_outputs(spec: Path, outputs: dict[str, Path | None]) -> None:
+    """Each file to write is its own, in a folder that is there, and not the spec: said before
+    any work rather than after it."""
+    seen: dict[Path, str] = {spec.resolve(): "the spec"}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        if not path.resolve().parent.is_dir():
+            raise InputError(
+                f"no folder {path.parent} to write {path.name} in",
+                place=option,
+                kind=USAGE,
+            )
+        if path.resolve() in seen:
+            raise InputError(
+                f"{path} is already {seen[path.resolve()]}: name another file",
+                place=option,
+                kind=USAGE,
+            )
+        seen[path.resolve()] = option
 
 
 def _status_text(status: str) -> str:

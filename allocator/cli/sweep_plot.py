@@ -78,11 +78,11 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
     from matplotlib.figure import Figure
 
     x, y, fixed = axes(sweep)
-    wanted = {path: identity({"": value}) for path, value in fixed.items()}
+    wanted = {path: identity(value) for path, value in fixed.items()}
     values: dict[tuple[str, str], Fraction | None] = {}
     for line in lines:
-        if all(identity({"": line.cell[p]}) == v for p, v in wanted.items()):
-            key = (identity({"": line.cell[x]}), identity({"": line.cell.get(y) if y else None}))
+        if all(identity(line.cell[p]) == v for p, v in wanted.items()):
+            key = (identity(line.cell[x]), identity(line.cell.get(y) if y else None))
             values[key] = line.value_exact
     xs = sweep.spec.vary[x]
     ys: list[JsonValue] = list(sweep.spec.vary[y]) if y else [None]
@@ -91,7 +91,7 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
     label = _label(f"P({objective.label})" if chance else objective.label)
 
     def at(xv: JsonValue, yv: JsonValue) -> float:
-        found = values.get((identity({"": xv}), identity({"": yv})))
+        found = values.get((identity(xv), identity(yv)))
         return float("nan") if found is None else float(found)
 
     figure = Figure(figsize=(7.5, 4.8), layout="constrained")
@@ -124,7 +124,7 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
         ax.set_yticks(range(len(ys)), [_label(_text(v)) for v in ys])
         for row, yv in enumerate(ys):
             for column, xv in enumerate(xs):
-                found = values.get((identity({"": xv}), identity({"": yv})))
+                found = values.get((identity(xv), identity(yv)))
                 shown = "-" if found is None else percent(found) if chance else signed(found, 3)
                 bright = found is not None and _share(float(found), image.get_clim()) > BRIGHT
                 ax.text(column, row, shown, ha="center", va="center", color=_ink(bright))

@@ -174,8 +174,14 @@ class Cell:
         return identity(self.key())
 
 
-def identity(cell: dict[str, JsonValue]) -> str:
-    return json.dumps(cell, sort_keys=True, ensure_ascii=True)
+def identity(value: JsonValue) -> str:
+    """A value (a cell, a path's value) as a text that identifies it: equal values, equal
+    texts, whatever the order of a mapping's keys.
+
+    >>> identity({"b": [1, True], "a": "x"})
+    '{"a": "x", "b": [1, true]}'
+    """
+    return json.dumps(value, sort_keys=True, ensure_ascii=True)
 
 
 @dataclass(frozen=True)
@@ -478,7 +484,7 @@ def _value_problems(
     seen: dict[str, int] = {}
     for index, value in enumerate(values):
         where = f"vary.{place}[{index}]"
-        ident = identity({"": value})
+        ident = identity(value)
         if ident in seen:
             yield InputError(
                 f"{excerpt(value)} is listed twice (first at [{seen[ident]}])",
@@ -531,7 +537,7 @@ def _check_plot(spec: SweepSpec, file: str) -> None:
     for chosen, value in plot.where.items():
         if chosen not in paths:
             raise _not_varied(chosen, paths, file, f"plot.where.{chosen}")
-        if identity({"": value}) not in {identity({"": v}) for v in spec.vary[chosen]}:
+        if identity(value) not in {identity(v) for v in spec.vary[chosen]}:
             raise InputError(
                 f"{excerpt(value)} is not one of the values of {chosen}",
                 file=file,

@@ -492,3 +492,22 @@ def test_a_hostile_file_as_the_spec_is_refused_in_one_line(name: str) -> None:
     result = invoke("sweep", CORPUS / name, "--jobs", "1")
     line = refusal(result)
     assert f"error: {CORPUS / name}" in line and len(line) < 400
+
+
+def test_an_interrupted_sweep_keeps_its_finished_cells_and_says_how_to_go_on(
+    spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import allocator.core.parallel as parallel
+
+    def two_then_ctrl_c(task: Any, items: list[Any], **options: Any) -> Iterator[Any]:
+        yield from (task(item) for item in items[:2])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parallel, "run_unordered", two_then_ctrl_c)
+    out = tmp_path / "out.jsonl"
+    result = invoke("sweep", spec, "--out", out)
+    assert result.exit_code == 130
+    assert f"interrupted: 2 of 6 cells are in {out}; run the same command again" in " ".join(
+        result.stderr.split()
+    )
+    assert len(out.read_text().splitlines()) == 2

@@ -511,3 +511,24 @@ def test_an_interrupted_sweep_keeps_its_finished_cells_and_says_how_to_go_on(
         result.stderr.split()
     )
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_a_cell_without_an_answer_in_time_is_a_line_that_says_so(
+    spec: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import allocator.games.crossfire.search.solve as search
+    from allocator.core.errors import TimeLimitError
+
+    def out_of_time(*args: Any, **options: Any) -> Any:
+        raise TimeLimitError(10.0)
+
+    monkeypatch.setattr(search, "solve", out_of_time)
+    result = invoke("sweep", spec, "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.output
+    schema = json.loads((ROOT / "models" / "schema" / "sweep-line.schema.json").read_text())
+    for text in result.stdout.splitlines():
+        line = json.loads(text)
+        jsonschema.validate(line, schema)
+        assert (line["status"], line["value"], line["value_exact"]) == ("no answer", None, None)
+    table = invoke("sweep", spec, "--jobs", "1")
+    assert table.stdout.count("no answer") == 6

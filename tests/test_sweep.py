@@ -532,3 +532,22 @@ def test_a_cell_without_an_answer_in_time_is_a_line_that_says_so(
         assert (line["status"], line["value"], line["value_exact"]) == ("no answer", None, None)
     table = invoke("sweep", spec, "--jobs", "1")
     assert table.stdout.count("no answer") == 6
+
+
+def test_garrisons_are_compared_by_varying_the_stands_present(tmp_path: Path) -> None:
+    spec = tmp_path / "garrisons.yaml"
+    spec.write_text(
+        "scenario: org-british-platoon-v-german-squads\nobjective: sweep\nvary:\n"
+        "  defender.present: [[de-1plt-sq1, de-coy-hmg], [de-1plt-sq1, de-1plt-sq2]]\n",
+        encoding="utf-8",
+    )
+    sweep = load_sweep(spec)
+    values = []
+    for cell in sweep.cells:
+        data = variant(sweep.scenario, cell.values)
+        battle = battle_from_data(data)
+        assert sorted(battle.defender.stands) == sorted(cell.key()["defender.present"])
+        expected = solve(battle, "defender", objective_named("sweep")).line.value
+        assert solve_cell(sweep.task(cell)).line.value_exact == expected
+        values.append(expected)
+    assert values[0] != values[1]

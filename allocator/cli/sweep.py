@@ -246,6 +246,8 @@ def _status_text(status: str) -> str:
 
 
 def _render(loaded: Sweep, lines: list[SweepLine]) -> None:
+    from allocator.games.crossfire.sweep import value_text
+
     objective = loaded.spec.objective
     title = loaded.spec.title or f"Sweep of {loaded.scenario_file}"
     table = titled_table(
@@ -259,15 +261,9 @@ def _render(loaded: Sweep, lines: list[SweepLine]) -> None:
             shown = "-"
         else:
             shown = percent(exact) if objective.unit == "chance" else signed(exact, 3)
-        cells = [safe(_shown(line.cell.get(path))) for path in loaded.paths]
+        cells = [safe(value_text(line.cell.get(path))) for path in loaded.paths]
         table.add_row(*cells, shown, _status_text(line.status))
     out.print(table)
-
-
-def _shown(value: object) -> str:
-    import json
-
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _summary(lines: list[SweepLine], resumed: int, path: Path) -> None:

@@ -72,7 +72,7 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
     InputError
         When the picture cannot be drawn (:func:`axes`) or the file cannot be written.
     """
-    from allocator.games.crossfire.sweep import identity
+    from allocator.games.crossfire.sweep import identity, value_text
 
     optional_module("matplotlib", "--plot", "plot")
     from matplotlib.figure import Figure
@@ -100,10 +100,10 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
         numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in xs)
         positions: list[Any] = list(xs) if numeric else list(range(len(xs)))
         for yv in ys:
-            named = None if y is None else _label(f"{y} = {_text(yv)}")
+            named = None if y is None else _label(f"{y} = {value_text(yv)}")
             ax.plot(positions, [at(xv, yv) for xv in xs], marker="o", label=named)
         if not numeric:
-            ax.set_xticks(positions, [_label(_text(v)) for v in xs])
+            ax.set_xticks(positions, [_label(value_text(v)) for v in xs])
         if y is not None:
             ax.legend()
         if chance:
@@ -120,8 +120,8 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
             vmin=0 if chance else None,
             vmax=1 if chance else None,
         )
-        ax.set_xticks(range(len(xs)), [_label(_text(v)) for v in xs])
-        ax.set_yticks(range(len(ys)), [_label(_text(v)) for v in ys])
+        ax.set_xticks(range(len(xs)), [_label(value_text(v)) for v in xs])
+        ax.set_yticks(range(len(ys)), [_label(value_text(v)) for v in ys])
         for row, yv in enumerate(ys):
             for column, xv in enumerate(xs):
                 found = values.get((identity(xv), identity(yv)))
@@ -132,7 +132,7 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
         figure.colorbar(image, ax=ax, label=label)
     ax.set_xlabel(_label(x))
     title = sweep.spec.title or f"Sweep of {sweep.scenario_file}"
-    held = ", ".join(f"{p} = {_text(v)}" for p, v in fixed.items())
+    held = ", ".join(f"{p} = {value_text(v)}" for p, v in fixed.items())
     ax.set_title(_label(title) + (f"\n{_label(f'({held})')}" if held else ""), fontsize=10)
     try:
         figure.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
@@ -150,12 +150,6 @@ def _share(value: float, scale: tuple[float, float]) -> float:
 
 def _ink(bright: bool) -> str:
     return "black" if bright else "white"
-
-
-def _text(value: JsonValue) -> str:
-    import json
-
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _label(text: str) -> str:

@@ -700,14 +700,20 @@ def csv_text(sweep: Sweep, lines: list[SweepLine]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*sweep.paths, "status", "value", "value_exact", "seconds"])
     for line in lines:
-        cells = [_csv_value(line.cell.get(p)) for p in sweep.paths]
+        cells = [value_text(line.cell.get(p)) for p in sweep.paths]
         exact = "" if line.value_exact is None else fraction_text(line.value_exact)
         value = "" if line.value is None else repr(line.value)
         writer.writerow([*cells, line.status, value, exact, repr(line.seconds)])
     return buffer.getvalue()
 
 
-def _csv_value(value: JsonValue) -> str:
+def value_text(value: JsonValue) -> str:
+    """A path's value as the table, the CSV and the picture write it: a text as it is, any
+    other value as JSON.
+
+    >>> value_text("veteran"), value_text(True), value_text(["d1", "h1"])
+    ('veteran', 'true', '["d1", "h1"]')
+    """
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)

@@ -13,6 +13,7 @@ import bench_fight  # noqa: E402
 import bench_hostile  # noqa: E402
 import bench_scale  # noqa: E402
 import bench_solve  # noqa: E402
+import bench_sweep  # noqa: E402
 import scale_cases  # noqa: E402
 
 from allocator.games.crossfire.battle import battle_from_data, load_battle  # noqa: E402
@@ -86,3 +87,9 @@ def test_two_companies_take_the_house_for_certain_without_a_search_of_the_fight(
         assert outcome.fight is not None and outcome.fight.states == 0
         assert outcome.fight.p_attacker_takes == 1 and outcome.choices.runner_up is None
         assert check(battle, outcome.line.allocation()) == []
+
+
+def test_sweep_bench_times_the_shipped_grid_serially() -> None:
+    work = bench_sweep.tasks(2)
+    assert len(work) == 2 * 108
+    assert bench_sweep.cells_per_second(work[:3]) > 0

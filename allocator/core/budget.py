@@ -2,7 +2,13 @@
 
 A budget starts when the work starts, so that reading, model building and every solver call
 share one time limit. :meth:`Budget.check` raises when the deadline has passed;
-:meth:`Budget.remaining` is what a solver call may still use.
+:meth:`Budget.remaining` is what a solver call may still use. Every stage whose work grows with
+the input checks its budget at least every few milliseconds, so that an answer ends within its
+limit (docs/solver.md, "Limits").
+
+An answer's budget (:meth:`Budget.of_answer`) counts from the moment the answer was asked for:
+now, or, in a command of the command line, the start of the process (:func:`answer_started`),
+so that the interpreter's start-up and the imports count against ``--time-limit`` too.
 
 >>> budget = Budget(5.0)
 >>> 0 < budget.remaining() <= 5.0, budget.expired()
@@ -13,24 +19,69 @@ True
 
 from __future__ import annotations
 
+import contextvars
+import itertools
+import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
 from allocator.core.errors import TimeLimitError
 
+#: When the answer being worked on was asked for (``time.monotonic()``); unset: now.
+_ASKED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("asked_at", default=None)
+
+
+def process_started() -> float:
+    """When this process started, on the ``time.monotonic()`` clock (Linux: from
+    ``/proc/self/stat``; elsewhere, or unreadable: now).
+
+    >>> 0 <= time.monotonic() - process_started() < 3600
+    True
+    """
+    try:
+        with open("/proc/self/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22 of stat(5): start time after boot, in clock ticks
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError, AttributeError):
+        return time.monotonic()
+    return time.monotonic() - max(0.0, age)
+
+
+@contextmanager
+def answer_started(moment: float | None) -> Iterator[None]:
+    """In the block, every answer's budget (:meth:`Budget.of_answer`) counts from ``moment``
+    (``None``: from when each budget is made, as a server's answers do)."""
+    token = _ASKED_AT.set(moment)
+    try:
+        yield
+    finally:
+        _ASKED_AT.reset(token)
+
 
 class Budget:
     """A time limit in seconds, counted from now (``None``: no limit)."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, since: float | None = None):
         self.seconds = seconds
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        start = time.monotonic() if since is None else since
+        self.deadline = None if seconds is None else start + seconds
         #: Whether some stage stopped early: the answer is then the best found, not proven.
         self.cut_short = False
+
+    @classmethod
+    def of_answer(cls, seconds: float | None) -> Budget:
+        """The budget of a whole answer: ``seconds`` from when it was asked for.
+
+        >>> with answer_started(time.monotonic() - 1.0):
+        ...     round(Budget.of_answer(3.0).remaining())
+        2
+        """
+        return cls(seconds, since=_ASKED_AT.get())
 
     def share(self, fraction: float) -> Budget:
         """A budget ending when ``fraction`` of what is left of this one has passed."""
@@ -51,6 +102,25 @@ class Budget:
         """Raise :class:`TimeLimitError` once the deadline has passed."""
         if self.expired():
             raise TimeLimitError(self.seconds or 0.0, what)
+
+    def ticker(self, what: str, every: int = 256) -> Callable[[], None]:
+        """A check for the innermost step of a long loop: it looks at the clock every ``every``
+        calls, so that a step of a microsecond costs next to nothing and the deadline is still
+        seen within a millisecond or so.
+
+        >>> tick = Budget(0.0).ticker("a legal attack", every=2)
+        >>> tick()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        allocator.core.errors.TimeLimitError: no answer within the time limit: a legal attack ...
+        """
+        calls = itertools.count()
+
+        def tick() -> None:
+            if next(calls) % every == 0:
+                self.check(what)
+
+        return tick
 
 
 @contextmanager

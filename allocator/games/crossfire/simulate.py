@@ -123,7 +123,7 @@ class Plan:
     def __post_init__(self) -> None:
         from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
 
-        self.budget = Budget(self.time_limit or DEFAULT_TIME_LIMIT)
+        self.budget = Budget.of_answer(self.time_limit or DEFAULT_TIME_LIMIT)
         self.given = _given_allocation(self.battle)
 
     def whole_fight(self) -> SolveOutcome:
@@ -226,8 +226,8 @@ def trials(
         )
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
-    budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
-    allocation_of = Plan(battle, objective, budget.remaining(), rounds)
+    budget = Budget.of_answer(time_limit or DEFAULT_TIME_LIMIT)
+    allocation_of = Plan(battle, objective, time_limit, rounds)
     p_take = None
     if isinstance(objective, FightObjective):
         fight = allocation_of.whole_fight()

@@ -196,7 +196,9 @@ class View:
     def __init__(self, battle: Battle, space: Space, budget: Budget | None = None):
         self.battle = battle
         self.budget = budget
-        self.classes = Classes.of(battle)
+        #: The check of the innermost loops that build this view's lines of play.
+        self.tick = (budget or Budget(None)).ticker("a line of play")
+        self.classes = Classes.of(battle, self.tick)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
         self.best_leader_only = battle.ruleset.value("leader_bonus") != "sum"
@@ -287,11 +289,13 @@ class View:
         if sum(attacker[k.index] for k in squads) < combats:
             if spreads * (combats + 1) ** leaders > ATTACKS:
                 raise TooManyLines(f"too many attacks on {combats} combats")
-            legal = list(class_attacks(c.attacker, c.near, c.commands, attacker, combats))
+            legal = list(
+                class_attacks(c.attacker, c.near, c.commands, attacker, combats, self.tick)
+            )
             useful = [a for a in legal if self._adds_something(a)]
             shape = (len(useful), combats, len(c.attacker))
             return np.array(useful, dtype=np.int16).reshape(shape)
-        spread = squad_spreads(squads, attacker, combats)
+        spread = squad_spreads(squads, attacker, combats, self.tick)
         rows = np.arange(len(spread))
         placed: list[tuple[int, np.ndarray]] = []  # (class, combat per row; -1 out) per leader
         taken = np.zeros((len(spread), combats), dtype=bool)

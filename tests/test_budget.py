@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ import yaml
 from crafted import CRAFTED
 
 from allocator.core.budget import Budget, alarm, answer_started
-from allocator.core.errors import TimeLimitError
+from allocator.core.errors import MemoryLimitError, TimeLimitError
 
 
 def test_the_alarm_stops_plain_python_work_and_names_it() -> None:
@@ -111,3 +113,41 @@ def test_the_attacks_and_the_classes_stop_when_their_tick_says_so() -> None:
     ticks.clear()
     with pytest.raises(TimeLimitError):
         squad_spreads(squads, tuple(len(k.members) for k in classes.attacker), 6, tick)
+
+
+def test_past_its_memory_limit_a_budget_stops_the_work_as_at_its_deadline() -> None:
+    budget = Budget(10.0, memory_mb=64)  # less than the test process holds
+    assert budget.expired() and budget.share(0.5).expired()
+    with pytest.raises(MemoryLimitError, match=r"a line of play was not found within 64 MB"):
+        budget.check()
+    assert isinstance(budget.ran_out(), MemoryLimitError)
+    roomy = Budget(10.0, memory_mb=1 << 20)
+    assert not roomy.expired() and type(roomy.ran_out()) is TimeLimitError
+    roomy.reserve(1 << 20)
+    with pytest.raises(MemoryLimitError, match="the states of the whole fight"):
+        roomy.reserve(1 << 41, "the states of the whole fight")
+
+
+def test_cp_sat_gets_what_the_memory_budget_has_left() -> None:
+    from allocator.core.cpsat import SOLVER_MEMORY_MB, cp_model, new_solver
+
+    model = cp_model.CpModel()
+    model.new_bool_var("x")
+    assert new_solver(model, memory_mb=100).parameters.max_memory_in_mb == 100
+    assert new_solver(model).parameters.max_memory_in_mb == SOLVER_MEMORY_MB
+    assert 1 <= Budget(1.0, memory_mb=64).memory_left_mb() <= 1
+
+
+def test_a_command_past_its_memory_limit_exits_3_naming_it() -> None:
+    scenario = (
+        Path(__file__).resolve().parent.parent / "models/scenarios/guide-2hmg-1squad-v-4.yaml"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "allocator.cli", "solve", str(scenario), "--time-limit", "5"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CFALLOC_MAX_MEMORY_MB": "64"},
+    )
+    assert done.returncode == 3 and done.stdout == ""
+    assert "no answer within the memory limit" in done.stderr
+    assert "CFALLOC_MAX_MEMORY_MB" in done.stderr

@@ -67,6 +67,13 @@ class Limits(BaseModel):
     max_trials: int = Field(
         default=1_000_000, ge=1, description="Most trials `cfalloc simulate --trials` plays."
     )
+    max_memory_mb: int = Field(
+        default=1024,
+        ge=64,
+        le=1 << 20,
+        description="Most memory, in MB, the process may hold while it works out one answer "
+        "(states, lines of play, models); past it the work ends as at its time limit.",
+    )
     max_time_limit: float = Field(
         default=3600.0,
         gt=0,

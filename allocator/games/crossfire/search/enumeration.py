@@ -196,8 +196,10 @@ class View:
     def __init__(self, battle: Battle, space: Space, budget: Budget | None = None):
         self.battle = battle
         self.budget = budget
-        #: The check of the innermost loops that build this view's lines of play.
-        self.tick = (budget or Budget(None)).ticker("a line of play")
+        limits = budget or Budget(None)
+        #: The check of the innermost loops that build this view's lines of play, and of the
+        #: memory their arrays will take.
+        self.tick, self.reserve = limits.ticker("a line of play"), limits.reserve
         self.classes = Classes.of(battle, self.tick)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
@@ -295,6 +297,7 @@ class View:
             useful = [a for a in legal if self._adds_something(a)]
             shape = (len(useful), combats, len(c.attacker))
             return np.array(useful, dtype=np.int16).reshape(shape)
+        self.reserve(spreads * (64 + len(squads) * (2 * combats + 8)), "the attacks")
         spread = squad_spreads(squads, attacker, combats, self.tick)
         rows = np.arange(len(spread))
         placed: list[tuple[int, np.ndarray]] = []  # (class, combat per row; -1 out) per leader
@@ -324,6 +327,7 @@ class View:
                 choice = np.concatenate([np.full(len(out_rows), -1), combat_in])
                 placed = [(cls, where[order]) for cls, where in placed]
                 placed.append((leader.index, choice))
+        self.reserve(len(rows) * combats * len(c.attacker) * 2, "the attacks")
         counts = np.zeros((len(rows), combats, len(c.attacker)), dtype=np.int16)
         for index, squad in enumerate(squads):
             counts[:, :, squad.index] = spread[rows, index, :]

@@ -261,7 +261,7 @@ def _by_cp_sat(
     except TimeLimitError:
         stages.runner.proven = False
     if not results:
-        raise TimeLimitError(budget.seconds or 0.0)
+        raise budget.ran_out()
     if side == "defender":
         best = min(results, key=lambda line: line.value)
         choices = defender_choices(results, best, stages.runner.proven)
@@ -294,7 +294,7 @@ def _any_legal_line(
         battle, Allocation(combats=given), depth=3, budget=budget, what="a line of play"
     )
     if allocation is None:
-        raise TimeLimitError(budget.seconds or 0.0)
+        raise budget.ran_out()
     combats, attack = allocation.combats or {}, allocation.attack or {}
     reallocate = allocation.reallocate or {}
     first = objective.first_round

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from crafted import CRAFTED
 
-from allocator.core.budget import Budget, alarm
-from allocator.core.errors import TimeLimitError
+from allocator.core.budget import Budget, alarm, answer_started
+from allocator.core.errors import MemoryLimitError, TimeLimitError
 
 
 def test_the_alarm_stops_plain_python_work_and_names_it() -> None:
@@ -48,3 +55,99 @@ def test_a_budget_shared_out_keeps_its_own_limit_for_its_messages() -> None:
     assert part.seconds == 10.0 and 0 < part.remaining() <= 5.0
     with pytest.raises(TimeLimitError, match="in 0 s"):
         Budget(0.0).check("nothing")
+
+
+def test_a_ticker_looks_at_the_clock_every_so_many_calls() -> None:
+    budget = Budget(10.0)
+    tick = budget.ticker("a line of play", every=3)
+    tick()
+    budget.deadline = time.monotonic() - 1  # the limit passes between two looks
+    tick(), tick()  # the second and third calls do not look
+    with pytest.raises(TimeLimitError, match="a line of play was not found in 10 s"):
+        tick()
+
+
+def test_an_answer_counts_from_when_it_was_asked_for() -> None:
+    with answer_started(time.monotonic() - 4.0):
+        assert 0.5 < Budget.of_answer(5.0).remaining() <= 1.0
+        assert Budget.of_answer(3.0).expired()
+        assert Budget(3.0).remaining() > 2.5  # a budget of a stage counts from now
+        with answer_started(None):
+            assert Budget.of_answer(3.0).remaining() > 2.5
+    assert Budget.of_answer(3.0).remaining() > 2.5
+
+
+def test_the_process_start_is_when_the_interpreter_started() -> None:
+    code = (
+        "import time; time.sleep(0.4)\n"
+        "from allocator.core.budget import process_started\n"
+        "print(time.monotonic() - process_started())"
+    )
+    age = float(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    assert 0.4 <= age < 30
+
+
+def test_the_attacks_and_the_classes_stop_when_their_tick_says_so() -> None:
+    from allocator.games.crossfire.battle import battle_from_data
+    from allocator.games.crossfire.rules.attack import squad_spreads
+    from allocator.games.crossfire.search.classes import Classes
+
+    def crafted(name: str) -> Any:
+        return battle_from_data(yaml.safe_load(CRAFTED[name]()))
+
+    ticks: list[int] = []
+
+    def tick() -> None:
+        ticks.append(1)
+        if len(ticks) > 100:
+            raise TimeLimitError(1.0, "a line of play")
+
+    with pytest.raises(TimeLimitError):
+        Classes.of(crafted("60-a-side-crafted"), tick)
+    classes = Classes.of(crafted("own-units-6-v-8"))
+    squads = [k for k in classes.attacker if k.role.value == "squad"]
+    ticks.clear()
+    with pytest.raises(TimeLimitError):
+        squad_spreads(squads, tuple(len(k.members) for k in classes.attacker), 6, tick)
+
+
+def test_past_its_memory_limit_a_budget_stops_the_work_as_at_its_deadline() -> None:
+    budget = Budget(10.0, memory_mb=64)  # less than the test process holds
+    assert budget.expired() and budget.share(0.5).expired()
+    with pytest.raises(MemoryLimitError, match=r"a line of play was not found within 64 MB"):
+        budget.check()
+    assert isinstance(budget.ran_out(), MemoryLimitError)
+    roomy = Budget(10.0, memory_mb=1 << 20)
+    assert not roomy.expired() and type(roomy.ran_out()) is TimeLimitError
+    roomy.reserve(1 << 20)
+    with pytest.raises(MemoryLimitError, match="the states of the whole fight"):
+        roomy.reserve(1 << 41, "the states of the whole fight")
+
+
+def test_cp_sat_gets_what_the_memory_budget_has_left() -> None:
+    from allocator.core.cpsat import SOLVER_MEMORY_MB, cp_model, new_solver
+
+    model = cp_model.CpModel()
+    model.new_bool_var("x")
+    assert new_solver(model, memory_mb=100).parameters.max_memory_in_mb == 100
+    assert new_solver(model).parameters.max_memory_in_mb == SOLVER_MEMORY_MB
+    assert 1 <= Budget(1.0, memory_mb=64).memory_left_mb() <= 1
+
+
+def test_a_command_past_its_memory_limit_exits_3_naming_it() -> None:
+    scenario = (
+        Path(__file__).resolve().parent.parent / "models/scenarios/guide-2hmg-1squad-v-4.yaml"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "allocator.cli", "solve", str(scenario), "--time-limit", "5"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CFALLOC_MAX_MEMORY_MB": "64"},
+    )
+    assert done.returncode == 3 and done.stdout == ""
+    assert "no answer within the memory limit" in done.stderr
+    assert "CFALLOC_MAX_MEMORY_MB" in done.stderr

@@ -517,9 +517,26 @@ def test_solve_tiny_time_limit(monkeypatch: pytest.MonkeyPatch, limit: str) -> N
 
 
 def test_solve_stopped_early_is_feasible_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the deadline passed after the first batch of groupings, the search is cut short."""
+    """With the deadline passed once the first round's lines are built, the search is cut
+    short (building them checks the deadline too: passed before, no line would be found)."""
+    from allocator.games.crossfire.search.engine import Engine
+    from allocator.games.crossfire.search.game import RootGame
+
     capture = Capture(monkeypatch)
-    monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: True)
+    built: list[bool] = []  # each run's deadline passes once its own first round is built
+    start, build = Engine.__init__, RootGame.__post_init__
+
+    def start_afresh(self: Engine, *args: Any) -> None:
+        built.clear()
+        start(self, *args)
+
+    def build_then_expire(self: RootGame) -> None:
+        build(self)
+        built.append(True)
+
+    monkeypatch.setattr(Engine, "__init__", start_afresh)
+    monkeypatch.setattr(RootGame, "__post_init__", build_then_expire)
+    monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: bool(built))
     assert_status_and_text_agree(capture, str(LEGAL))
     assert capture.results[-1].status == "feasible"
     assert capture.results[-1].choices.complete is False

@@ -21,10 +21,14 @@ from __future__ import annotations
 def main() -> None:
     """The ``cfalloc`` entry point: the limits of the environment first (the options' bounds
     come from them), then the application. Ctrl+C at any moment, even while the modules are
-    still being imported, ends it quietly with exit code 130."""
+    still being imported, ends it quietly with exit code 130. A command's time limit counts
+    from the start of the process: its start-up is part of the answer's time."""
     try:
         import sys
 
+        from allocator.core.budget import answer_started, process_started
+
+        started = process_started()
         from allocator.cli.console import BAD_INPUT, report
         from allocator.core.errors import InputError
         from allocator.core.limits import default_limits
@@ -36,6 +40,7 @@ def main() -> None:
             sys.exit(BAD_INPUT)
         from allocator.cli.app import run
 
-        run()
+        with answer_started(started):
+            run()
     except KeyboardInterrupt:
         raise SystemExit(130) from None

@@ -18,6 +18,7 @@ import typer
 
 from allocator.cli.console import OK, err, guarded, out
 from allocator.cli.render import safe
+from allocator.core.budget import answer_started
 from allocator.core.errors import InputError
 from allocator.core.limits import default_limits
 from allocator.core.validation import validate
@@ -124,7 +125,7 @@ def serve(
             where = url(settings.host, bound)
         out.print(f"cfalloc: open {safe(where)} (Ctrl+C stops)", soft_wrap=True)
         config = uvicorn.Config(create_app(settings), **server_options(settings))
-        with listener:
+        with listener, answer_started(None):  # each request's time counts from its start
             uvicorn.Server(config).run(sockets=[listener])
         return OK
 

@@ -27,8 +27,9 @@ SMALL_MODEL_VARIABLES = 5000
 #: CP-SAT workers of a large model's search; a sweep, which runs one solve per core, makes it 1
 #: (:func:`one_worker_per_solve`).
 large_model_workers = 2
-#: Memory a CP-SAT search may use: it stops there as at its time limit, so that a long limit on
-#: a large battle keeps the whole process under 1 GiB (its search otherwise grows with time).
+#: Memory a CP-SAT search may use at most: it stops there as at its time limit, so that a long
+#: limit on a large battle keeps the whole process under 1 GiB (its search otherwise grows with
+#: time). Within an answer's budget it gets no more than what the budget has left.
 SOLVER_MEMORY_MB = 600
 
 
@@ -68,7 +69,9 @@ else:
     cp_model = _load()
 
 
-def new_solver(model: cp_model.CpModel, time_limit: float | None = None) -> cp_model.CpSolver:
+def new_solver(
+    model: cp_model.CpModel, time_limit: float | None = None, memory_mb: int | None = None
+) -> cp_model.CpSolver:
     """A solver set up the project's way.
 
     Parameters
@@ -78,16 +81,19 @@ def new_solver(model: cp_model.CpModel, time_limit: float | None = None) -> cp_m
         (deterministic, and faster), beyond that ``large_model_workers``.
     time_limit : float, optional
         Seconds the search may take; none for no limit.
+    memory_mb : int, optional
+        MB the search may take (an answer's :meth:`~allocator.core.budget.Budget.memory_left_mb`);
+        never more than ``SOLVER_MEMORY_MB``.
 
     Returns
     -------
     CpSolver
-        With its workers, its memory cap (``SOLVER_MEMORY_MB``) and its time limit set.
+        With its workers, its memory cap and its time limit set.
     """
     solver = cp_model.CpSolver()
     small = len(model.Proto().variables) <= SMALL_MODEL_VARIABLES
     solver.parameters.num_workers = 1 if small else large_model_workers
-    solver.parameters.max_memory_in_mb = SOLVER_MEMORY_MB
+    solver.parameters.max_memory_in_mb = min(SOLVER_MEMORY_MB, memory_mb or SOLVER_MEMORY_MB)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
     return solver

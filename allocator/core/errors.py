@@ -143,6 +143,19 @@ class TimeLimitError(CfallocError):
         )
 
 
+class MemoryLimitError(TimeLimitError):
+    """The memory limit was reached before any answer was found: it ends the work as the time
+    limit does (the best line so far, or exit code 3 with this message)."""
+
+    def __init__(self, megabytes: int, used: int, what: str = "a line of play"):
+        CfallocError.__init__(
+            self,
+            f"no answer within the memory limit: {what} was not found within {megabytes:,} MB (the "
+            f"process held {used:,} MB); raise it with CFALLOC_MAX_MEMORY_MB",
+        )
+        self.seconds, self.what, self.megabytes = 0.0, what, megabytes
+
+
 class InternalError(CfallocError):
     """A defect in cfalloc: the error boundaries turn any unexpected exception into this."""
 

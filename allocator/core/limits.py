@@ -77,6 +77,13 @@ class Limits(BaseModel):
         description="Most solving time one sweep may ask for, in seconds: its cells times the "
         "time limit of each (a day by default).",
     )
+    max_memory_mb: int = Field(
+        default=1024,
+        ge=64,
+        le=1 << 20,
+        description="Most memory, in MB, the process may hold while it works out one answer "
+        "(states, lines of play, models); past it the work ends as at its time limit.",
+    )
     max_time_limit: float = Field(
         default=3600.0,
         gt=0,

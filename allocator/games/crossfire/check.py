@@ -51,15 +51,15 @@ def nearest_legal(
     try:
         model = RulesModel(battle, depth=depth, slots=len(names.names), budget=budget)
     except TimeLimitError:
-        raise TimeLimitError(budget.seconds or 0.0, what) from None
+        raise budget.ran_out(what) from None
     fresh = list(model.slots)[len(proposal) :]
     for earlier, later in pairwise(fresh):
         model.model.AddImplication(model.used[later], model.used[earlier])
     model.model.Minimize(model.distance_to(allocation, names))
-    solver = new_solver(model.model, time_limit=budget.remaining(floor=0.01))
+    solver = new_solver(model.model, budget.remaining(floor=0.01), budget.memory_left_mb())
     status = solver.Solve(model.model)
     if status == cp_model.UNKNOWN:
-        raise TimeLimitError(budget.seconds or 0.0, what)
+        raise budget.ran_out(what)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     budget.cut_short |= status == cp_model.FEASIBLE  # legal, but maybe not the fewest moves

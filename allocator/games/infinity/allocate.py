@@ -24,7 +24,7 @@ from math import ceil
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from allocator.core.budget import Budget
-from allocator.core.errors import InputError, TimeLimitError
+from allocator.core.errors import InputError
 from allocator.core.limits import Limits, default_limits
 from allocator.core.resolution import Resolution
 from allocator.games.infinity.details import AllocationDetails
@@ -216,10 +216,14 @@ def allocate(
     model.maximize(score * (len(touch) + 1) - committed)
     if budget is not None:
         budget.check("the best arrangement")
-    solver = new_solver(model, budget.remaining(floor=0.001) if budget is not None else None)
+    solver = new_solver(
+        model,
+        budget.remaining(floor=0.001) if budget is not None else None,
+        budget.memory_left_mb() if budget is not None else None,
+    )
     status = solver.solve(model)
     if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and budget is not None:
-        raise TimeLimitError(budget.seconds or 0.0, "the best arrangement")
+        raise budget.ran_out("the best arrangement")
     if status != cp_model.OPTIMAL:
         raise InputError(f"no arrangement found (solver status {solver.status_name(status)})")
     attacker, helpers = next(key for key, var in choose.items() if solver.value(var))

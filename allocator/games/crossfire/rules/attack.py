@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING, Any
@@ -317,6 +317,7 @@ def class_attacks(
     commands: Sequence[Sequence[bool]],
     counts: Counts,
     combats: int,
+    tick: Callable[[], None] = lambda: None,
 ) -> Iterator[tuple[Counts, ...]]:
     """Every legal attack on ``combats`` combats, as each combat's attacking counts per class.
 
@@ -326,7 +327,8 @@ def class_attacks(
     (4e); with fewer squads than combats a joining CC/BC takes an otherwise unopposed combat
     (4b), where one of them fights as the squad and the others stand near him (5a); every other
     leader joins beside a squad he is near (5a), a PC beside one of his own (5b). A property
-    test holds this to :func:`check` on every attack of small battles.
+    test holds this to :func:`check` on every attack of small battles. ``tick`` is called at
+    every placement tried (a budget's :meth:`~allocator.core.budget.Budget.ticker`).
     """
     squads = [c for c in classes if c.role == Role.squad and counts[c.index]]
     leaders = [c for c in classes if c.role == Role.leader and counts[c.index]]
@@ -334,6 +336,7 @@ def class_attacks(
     fewer = n_squads < combats
     width = len(classes)
     for placement in _spread(squads, counts, combats):
+        tick()
         present = [[c.index for c in squads if placement[c.index][k]] for k in range(combats)]
         if sum(1 for k in range(combats) if present[k]) < min(n_squads, combats):
             continue  # 4a
@@ -345,6 +348,7 @@ def class_attacks(
                 for leader in leaders
             }
             for joined in _leaders_placed(leaders, counts, options, combats):
+                tick()
                 yield _combats_of(placement, joined, combats, width)
             continue
         yield from _with_fewer_squads(
@@ -352,11 +356,17 @@ def class_attacks(
         )
 
 
-def squad_spreads(squads: Sequence[StandClass], counts: Counts, combats: int) -> Any:
+def squad_spreads(
+    squads: Sequence[StandClass],
+    counts: Counts,
+    combats: int,
+    tick: Callable[[], None] = lambda: None,
+) -> Any:
     """Every legal way to send the squads (4a, 4e): a numpy array (ways, squad classes, combats).
 
     The same rule as the ``4a`` part of :func:`class_attacks`, built class by class so that a
-    way that can no longer cover every combat it must is not pursued.
+    way that can no longer cover every combat it must is not pursued; ``tick`` is called at
+    every step, as in :func:`class_attacks`.
     """
     import numpy as np
 
@@ -369,6 +379,7 @@ def squad_spreads(squads: Sequence[StandClass], counts: Counts, combats: int) ->
         """Ways to spread one class's ``n`` squads on top of ``load`` that can still cover."""
 
         def parts(k: int, rest: int, uncovered: int) -> Iterator[tuple[int, ...]]:
+            tick()
             if k == combats:
                 if rest == 0:
                     yield ()
@@ -386,6 +397,7 @@ def squad_spreads(squads: Sequence[StandClass], counts: Counts, combats: int) ->
         return parts(0, n, 0)
 
     def place(index: int, load: list[int], chosen: list[Counts]) -> None:
+        tick()
         if index == len(sizes):
             if sum(1 for n in load if n) >= min(total, combats):
                 found.append(list(chosen))

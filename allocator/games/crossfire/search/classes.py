@@ -24,7 +24,7 @@ to swapping interchangeable ones.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -39,17 +39,14 @@ def _attributes(battle: Battle, stand: str) -> tuple[Any, ...]:
     return (info.type, info.unit, info.rating, info.quality, info.suppressed)
 
 
-def _refine(battle: Battle, stands: list[str]) -> list[list[str]]:
+def _refine(battle: Battle, stands: list[str], tick: Callable[[], None]) -> list[list[str]]:
     """Group ``stands`` by attributes, then by whom they are near, until the grouping is stable."""
     label: dict[str, Any] = {s: _attributes(battle, s) for s in stands}
     while True:
         index = {key: i for i, key in enumerate(sorted(set(label.values()), key=repr))}
         current = {s: index[label[s]] for s in stands}
         refined = {
-            s: (
-                current[s],
-                tuple(sorted(current[o] for o in stands if o != s and _near(battle, s, o))),
-            )
+            s: (current[s], tuple(sorted(current[o] for o in _near_ones(battle, s, stands, tick))))
             for s in stands
         }
         if len(set(refined.values())) == len(set(current.values())):
@@ -70,18 +67,34 @@ def _near(battle: Battle, a: str, b: str) -> bool:
     return battle.near(a, b)
 
 
-def _alike_everywhere(battle: Battle, group: list[str], everyone: list[str]) -> bool:
+def _near_ones(
+    battle: Battle, stand: str, stands: list[str], tick: Callable[[], None]
+) -> Iterator[str]:
+    for other in stands:
+        tick()
+        if other != stand and _near(battle, stand, other):
+            yield other
+
+
+def _alike_everywhere(
+    battle: Battle, group: list[str], everyone: list[str], tick: Callable[[], None]
+) -> bool:
     """Whether all members stand the same way towards every other stand and each other."""
     if len(group) == 1:
         return True
-    inside = {_near(battle, a, b) for a in group for b in group if a < b}
+    inside: set[bool] = set()
+    for i, a in enumerate(group):
+        for b in group[i + 1 :]:
+            tick()
+            inside.add(_near(battle, a, b))
     if len(inside) > 1:
         return False
-    return all(
-        len({_near(battle, member, other) for member in group}) == 1
-        for other in everyone
-        if other not in group
-    )
+    members = set(group)
+    for other in everyone:
+        tick()
+        if other not in members and len({_near(battle, m, other) for m in group}) > 1:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -93,13 +106,15 @@ class Classes:
     attacker: tuple[StandClass, ...]
 
     @classmethod
-    def of(cls, battle: Battle) -> Classes:
+    def of(cls, battle: Battle, tick: Callable[[], None] = lambda: None) -> Classes:
+        """The classes of ``battle``'s stands; ``tick`` is called at every pair of stands
+        compared (a budget's :meth:`~allocator.core.budget.Budget.ticker`)."""
         sides: dict[SideName, tuple[StandClass, ...]] = {}
         for side in ("defender", "attacker"):
             stands = battle.side(side).ids()
             groups: list[list[str]] = []
-            for group in _refine(battle, stands):
-                if _alike_everywhere(battle, group, stands):
+            for group in _refine(battle, stands, tick):
+                if _alike_everywhere(battle, group, stands, tick):
                     groups.append(group)
                 else:
                     groups.extend([s] for s in group)

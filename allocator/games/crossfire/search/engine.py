@@ -119,13 +119,15 @@ class Engine:
     def __post_init__(self) -> None:
         everyone = self.battle.defender.ids() + self.battle.attacker.ids()
         later_battle = self.battle.next_round(everyone)
-        self.space = Space(Classes.of(later_battle))
+        self.space = Space(Classes.of(later_battle, self.budget.ticker("a line of play")))
         self.later = View(later_battle, self.space, self.budget)
         self.root = View(self.battle, self.space, self.budget)
         most = len(self.battle.defender.stands) + len(self.battle.attacker.stands)
         self.odds = Odds(self.battle, most)
         fight = isinstance(self.objective, FightObjective)
         self.dense = fight and self.rounds is None and self.space.size <= DENSE_LIMIT
+        if self.dense:  # a value and a flag of every state of the fight
+            self.budget.reserve(self.space.size * 9, "the states of the whole fight")
         self.values: Any = (
             self.space.terminal_values(
                 float(self._ended("attacker")), float(self._ended("defender"))

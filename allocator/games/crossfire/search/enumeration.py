@@ -196,7 +196,11 @@ class View:
     def __init__(self, battle: Battle, space: Space, budget: Budget | None = None):
         self.battle = battle
         self.budget = budget
-        self.classes = Classes.of(battle)
+        limits = budget or Budget(None)
+        #: The check of the innermost loops that build this view's lines of play, and of the
+        #: memory their arrays will take.
+        self.tick, self.reserve = limits.ticker("a line of play"), limits.reserve
+        self.classes = Classes.of(battle, self.tick)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
         self.best_leader_only = battle.ruleset.value("leader_bonus") != "sum"
@@ -287,13 +291,16 @@ class View:
         if sum(attacker[k.index] for k in squads) < combats:
             if spreads * (combats + 1) ** leaders > ATTACKS:
                 raise TooManyLines(f"too many attacks on {combats} combats")
-            legal = list(class_attacks(c.attacker, c.near, c.commands, attacker, combats))
+            legal = list(
+                class_attacks(c.attacker, c.near, c.commands, attacker, combats, self.tick)
+            )
             useful = [a for a in legal if self._adds_something(a)]
             shape = (len(useful), combats, len(c.attacker))
             return np.array(useful, dtype=np.int16).reshape(shape)
         if self._fewest_attacks(attacker, squads, combats) > ATTACKS:
             raise TooManyLines(f"more than {ATTACKS:,} attacks on {combats} combats")
-        spread = squad_spreads(squads, attacker, combats)
+        self.reserve(spreads * (64 + len(squads) * (2 * combats + 8)), "the attacks")
+        spread = squad_spreads(squads, attacker, combats, self.tick)
         rows = np.arange(len(spread))
         placed: list[tuple[int, np.ndarray]] = []  # (class, combat per row; -1 out) per leader
         taken = np.zeros((len(spread), combats), dtype=bool)
@@ -322,6 +329,7 @@ class View:
                 choice = np.concatenate([np.full(len(out_rows), -1), combat_in])
                 placed = [(cls, where[order]) for cls, where in placed]
                 placed.append((leader.index, choice))
+        self.reserve(len(rows) * combats * len(c.attacker) * 2, "the attacks")
         counts = np.zeros((len(rows), combats, len(c.attacker)), dtype=np.int16)
         for index, squad in enumerate(squads):
             counts[:, :, squad.index] = spread[rows, index, :]

@@ -464,7 +464,7 @@ class Playbook:
             return self.root.engine.exact_value(index, left)
         except OutOfTime:
             budget = self.root.engine.budget
-            raise TimeLimitError(budget.seconds or 0.0, "the line of a later round") from None
+            raise budget.ran_out("the line of a later round") from None
 
 
 @dataclass

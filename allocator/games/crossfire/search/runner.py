@@ -51,7 +51,7 @@ class Runner:
         side_budget: float | None = None,
     ) -> tuple[Any, int]:
         """Solve; ``linear=False`` drops the LP relaxation (:attr:`.cp_odds.OddsTerms.linear`)."""
-        solver = new_solver(model, self.budget.remaining(floor=0.01))
+        solver = new_solver(model, self.budget.remaining(floor=0.01), self.budget.memory_left_mb())
         if not linear:
             solver.parameters.linearization_level = 0
         if enumerate_all:

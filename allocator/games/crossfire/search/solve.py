@@ -143,7 +143,7 @@ def solve(
         raise InputError(
             f"--rounds bounds the whole fight: it does not apply to --objective {objective}"
         )
-    budget = budget or Budget(time_limit)
+    budget = budget or Budget.of_answer(time_limit)
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
     search = budget.share(SEARCH_SHARE)
@@ -299,7 +299,7 @@ def _by_cp_sat(
     except TimeLimitError:
         stages.runner.proven = False
     if not results:
-        raise TimeLimitError(budget.seconds or 0.0)
+        raise budget.ran_out()
     if side == "defender":
         best = min(results, key=lambda line: line.value)
         choices = defender_choices(results, best, stages.runner.proven)
@@ -332,7 +332,7 @@ def _any_legal_line(
         battle, Allocation(combats=given), depth=3, budget=budget, what="a line of play"
     )
     if allocation is None:
-        raise TimeLimitError(budget.seconds or 0.0)
+        raise budget.ran_out()
     combats, attack = allocation.combats or {}, allocation.attack or {}
     reallocate = allocation.reallocate or {}
     first = objective.first_round

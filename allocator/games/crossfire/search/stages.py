@@ -60,6 +60,7 @@ class Stages:
         defenders = rules.defenders
         for i, s in enumerate(defenders):  # canonical slot numbering (restricted growth)
             for c in rules.slots:
+                rules.tick()
                 if c > i:
                     m.Add(rules.x[s, c] == 0)
                 elif c > 0:
@@ -74,7 +75,7 @@ class Stages:
         collector = Collector(read, cap=ENUMERATION_CAP)
         self.runner.run(m, collector, enumerate_all=True)
         seen: dict[tuple[Any, ...], Combats] = {}
-        signature = stand_signatures(self.battle)
+        signature = stand_signatures(self.battle, self.runner.budget)
         for tried, partition in enumerate(collector.found):
             if tried % 256 == 0 and self.runner.budget.expired():
                 self.runner.proven = False

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allocator.core.budget import Budget
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.model import RulesModel
 
@@ -31,13 +32,15 @@ def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
     return (info.type, info.unit, info.rating, info.quality, info.suppressed, tuple(sorted(near)))
 
 
-def stand_signatures(battle: Battle) -> dict[str, tuple[Any, ...]]:
-    """Every stand's signature (groupings with equal signatures differ only by swaps)."""
-    return {
-        s: stand_signature(battle, s)
-        for side in (battle.defender, battle.attacker)
-        for s in side.stands
-    }
+def stand_signatures(battle: Battle, budget: Budget) -> dict[str, tuple[Any, ...]]:
+    """Every stand's signature (groupings with equal signatures differ only by swaps), within
+    ``budget`` (each signature looks at every stand of its side)."""
+    signatures = {}
+    for side in (battle.defender, battle.attacker):
+        for s in side.stands:
+            budget.check()
+            signatures[s] = stand_signature(battle, s)
+    return signatures
 
 
 def order_identical_attackers(rules: RulesModel) -> None:
@@ -50,6 +53,7 @@ def order_identical_attackers(rules: RulesModel) -> None:
     }
     previous: dict[tuple[Any, ...], str] = {}
     for a in rules.attackers:
+        rules.tick()
         key = stand_signature(rules.battle, a)
         if key in previous:
             rules.model.Add(index[previous[key]] <= index[a])

@@ -1,19 +1,30 @@
 // The allocation as the page holds it: {combats: {A: [ids]}, attack: {A: [ids]},
 // reallocate: {id: A}}. Pure functions: they never touch the page.
+//
+// Each part is keyed by stand ids and combat names, which a file may choose freely: `__proto__`,
+// `constructor` or `toString` are good names for a stand. So every part is a record without a
+// prototype (``record``), where `in`, `[name]` and `delete` see only what the allocation holds.
 import {listing} from "./dom.js";
 
 export const PARTS = ["combats", "attack", "reallocate"];
 
+/** An object without a prototype holding ``entries``' keys and values (arrays copied). */
+export function record(entries = []) {
+  const made = Object.create(null);
+  for (const [key, value] of entries) made[key] = Array.isArray(value) ? [...value] : value;
+  return made;
+}
+
 export function emptyAllocation() {
-  return {combats: {}, attack: {}, reallocate: {}};
+  return {combats: record(), attack: record(), reallocate: record()};
 }
 
 /** A copy with every part present (a file's allocation may leave parts out). */
 export function copyAllocation(allocation) {
   return {
-    combats: structuredClone(allocation?.combats ?? {}),
-    attack: structuredClone(allocation?.attack ?? {}),
-    reallocate: structuredClone(allocation?.reallocate ?? {}),
+    combats: record(Object.entries(allocation?.combats ?? {})),
+    attack: record(Object.entries(allocation?.attack ?? {})),
+    reallocate: record(Object.entries(allocation?.reallocate ?? {})),
   };
 }
 
@@ -46,7 +57,7 @@ export function removeFrom(mapping, id) {
 }
 
 function nonEmpty(mapping) {
-  return Object.fromEntries(Object.entries(mapping).filter(([, ids]) => ids.length > 0));
+  return record(Object.entries(mapping).filter(([, ids]) => ids.length > 0));
 }
 
 /** Drop what no longer fits: empty combats, attacks and moves into combats that are gone. */
@@ -76,7 +87,7 @@ export function leading(allocation, parts) {
 export function overlay(allocation, replacement) {
   const merged = copyAllocation(allocation);
   for (const part of PARTS) {
-    if (replacement?.[part]) merged[part] = structuredClone(replacement[part]);
+    if (replacement?.[part]) merged[part] = record(Object.entries(replacement[part]));
   }
   return prune(merged);
 }

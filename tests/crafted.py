@@ -1,0 +1,120 @@
+"""In-limit files crafted to make the search work hard (issue 20's table), written on demand.
+
+None of them is over a documented limit (at most 120 stands a side, nesting within the default
+depth), so every command must answer them within its time limit: the best line found, or exit 3.
+``CRAFTED`` names each shape; :func:`write` puts one in a folder. The hostile tests and
+``bench/bench_hostile.py`` both use them, so the files are never committed at size.
+
+>>> sorted(CRAFTED)[:2]
+['chain-of-nested-units', 'distinct-8-v-8']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+#: A unit and the list of its children are two levels of a file; the scenario, its side and
+#: the side's list of units three more: this many units deep stays within the default depth.
+DEEPEST_CHAIN = 14
+
+
+def stands(prefix: str, count: int, unit: Callable[[int], str], kinds: list[str]) -> str:
+    return "\n".join(
+        f"    - {{id: {prefix}{i}, type: {kinds[i % len(kinds)]}, unit: {unit(i)}}}"
+        for i in range(count)
+    )
+
+
+def flat_units(prefix: str, count: int, kind: str = "platoon") -> str:
+    return ", ".join(f"{{id: {prefix}{i}, kind: {kind}}}" for i in range(count))
+
+
+def scenario(title: str, capacity: int, defender: str, attacker: str) -> str:
+    return (
+        f"title: {title}\nbuilding: {{name: Crafted house, capacity: {capacity}}}\n"
+        f"defender:\n{defender}\nattacker:\n{attacker}\n"
+    )
+
+
+def one_platoon(prefix: str, count: int) -> str:
+    return f"  units: [{{id: {prefix}p, kind: platoon}}]\n  stands:\n" + stands(
+        prefix, count, lambda i: f"{prefix}p", ["smg", "rifle", "rifle"]
+    )
+
+
+def each_in_its_own_unit(prefix: str, count: int) -> str:
+    return f"  units: [{flat_units(prefix + 'u', count)}]\n  stands:\n" + stands(
+        prefix, count, lambda i: f"{prefix}u{i}", ["smg", "rifle", "rifle"]
+    )
+
+
+def fo_units() -> str:
+    """6 rifles against 8 squads, a CC and 40 FOs, each FO in a unit of its own."""
+    attacker = (
+        "  units:\n    - id: coy\n      kind: company\n"
+        f"      units: [{{id: q, kind: platoon}}, {flat_units('fu', 40, 'attached')}]\n"
+        "  stands:\n"
+        + stands("a", 8, lambda i: "q", ["rifle", "smg"])
+        + "\n    - {id: cc, type: cc, unit: coy, rating: 1}\n"
+        + stands("fo", 40, lambda i: f"fu{i}", ["fo"])
+    )
+    return scenario("6 v 8 squads, a CC and 40 FOs", 6, one_platoon("d", 6), attacker)
+
+
+def distinct() -> str:
+    """8 v 8, no two stands alike: each of its own type, unit, quality and suppression."""
+    kinds = ["rifle", "smg", "engineer", "hmg", "jhmg", "mortar", "gun", "rifle"]
+    qualities = ["green", "regular", "veteran"]
+
+    def side(prefix: str) -> str:
+        rows = [
+            f"    - {{id: {prefix}{i}, type: {kinds[i]}, unit: {prefix}u{i}, "
+            f"quality: {qualities[i % 3]}, suppressed: {'true' if i % 2 else 'false'}}}"
+            for i in range(8)
+        ]
+        return f"  units: [{flat_units(prefix + 'u', 8)}]\n  stands:\n" + "\n".join(rows)
+
+    return scenario("8 v 8, every stand distinct", 8, side("d"), side("a"))
+
+
+def chain() -> str:
+    """119 stands a side in a chain of nested units, as deep as the default limit allows."""
+
+    def nested(prefix: str) -> str:
+        text = ""
+        for i in reversed(range(DEEPEST_CHAIN)):
+            text = f"{{id: {prefix}{i}, kind: platoon" + (f", units: [{text}]}}" if text else "}")
+        return text
+
+    def side(prefix: str) -> str:
+        return f"  units: [{nested(prefix + 'u')}]\n  stands:\n" + stands(
+            prefix, 119, lambda i: f"{prefix}u{i % DEEPEST_CHAIN}", ["rifle", "smg", "rifle"]
+        )
+
+    return scenario("A chain of nested units", 100, side("d"), side("a"))
+
+
+#: Each crafted shape by name: the text of its file.
+CRAFTED: dict[str, Callable[[], str]] = {
+    "fo-in-own-units-6-v-49": fo_units,
+    "own-units-6-v-8": lambda: scenario(
+        "6 v 8, every stand in its own unit",
+        6,
+        each_in_its_own_unit("d", 6),
+        each_in_its_own_unit("a", 8),
+    ),
+    "120-a-side": lambda: scenario("120 a side", 100, one_platoon("d", 120), one_platoon("a", 120)),
+    "distinct-8-v-8": distinct,
+    "60-a-side-crafted": lambda: scenario(
+        "60 a side", 60, one_platoon("d", 60), one_platoon("a", 60)
+    ),
+    "chain-of-nested-units": chain,
+}
+
+
+def write(name: str, folder: Path) -> Path:
+    """Write crafted file ``name`` into ``folder``; its path."""
+    path = folder / f"{name}.yaml"
+    path.write_text(CRAFTED[name](), encoding="utf-8")
+    return path

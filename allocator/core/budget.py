@@ -195,10 +195,12 @@ class Budget:
 
 
 @contextmanager
-def alarm(seconds: float, what: str) -> Iterator[None]:
+def alarm(seconds: float, what: str, limit: float | None = None) -> Iterator[None]:
     """Raise :class:`TimeLimitError` in the block once ``seconds`` have passed, for work that
     checks no budget of its own (the resolvers' exact sums). It rings in the main thread only,
     between two steps of Python; elsewhere, or without ``SIGALRM``, the block runs unbounded.
+    The error names ``limit`` (by default ``seconds``): the time limit asked for, of which
+    ``seconds`` may be only what is left.
 
     >>> with alarm(5.0, "a sum"):
     ...     sum(range(10))
@@ -211,7 +213,7 @@ def alarm(seconds: float, what: str) -> Iterator[None]:
         return
 
     def ring(signum: int, frame: FrameType | None) -> None:
-        raise TimeLimitError(seconds, what)
+        raise TimeLimitError(seconds if limit is None else limit, what)
 
     previous = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, seconds)

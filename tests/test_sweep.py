@@ -274,6 +274,7 @@ def test_a_bad_spec_names_its_place(tmp_path: Path, text: str, place: str, probl
         (["--backend", "dask", "--scheduler", "carrier-pigeon://loft"], "--scheduler"),
         (["--plot", "chart.bmp"], "--plot"),
         (["--out", "no/such/folder/out.jsonl"], "--out"),
+        (["--jobs", "100000"], "--jobs"),
         (["--out", "r.jsonl", "--csv", "r.jsonl"], "--csv"),
     ],
 )

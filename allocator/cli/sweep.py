@@ -143,6 +143,7 @@ def sweep(
         _check_options(backend, jobs, scheduler, plot)
         _check_outputs(spec, {"--out": out_file, "--csv": csv_file, "--plot": plot})
         require_backend(backend.value, scheduler)
+        _within_cores(jobs)
         loaded = load_sweep(spec)
         if plot is not None:
             from allocator.cli.sweep_plot import require_plot
@@ -215,6 +216,22 @@ def _check_options(
             f"a picture is a {', '.join(PICTURES)} file, not "
             f"{repr(plot.suffix) if plot.suffix else 'one without a suffix'}",
             place="--plot",
+            kind=USAGE,
+        )
+
+
+def _within_cores(jobs: int | None) -> None:
+    """More processes than cores only slow every cell down (and each holds a solver's memory)."""
+    from allocator.core.parallel import local_cores
+
+    if jobs is None:
+        return
+    cores = local_cores()
+    if jobs > cores:
+        raise InputError(
+            f"this machine has {cores} cores: give --jobs {cores} or fewer (or run on a Dask "
+            "cluster for more)",
+            place="--jobs",
             kind=USAGE,
         )
 

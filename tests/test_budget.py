@@ -22,7 +22,7 @@ from allocator.core.errors import MemoryLimitError, TimeLimitError
 def test_the_alarm_stops_plain_python_work_and_names_it() -> None:
     with (
         pytest.raises(TimeLimitError, match=r"a long sum was not found in 0\.05 s"),
-        alarm(0.05, "a long sum"),
+        alarm(Budget(0.05), "a long sum"),
     ):
         while True:
             sum(range(1000))
@@ -30,7 +30,7 @@ def test_the_alarm_stops_plain_python_work_and_names_it() -> None:
 
 def test_the_alarm_is_put_away_after_its_block() -> None:
     before = signal.getsignal(signal.SIGALRM)
-    with alarm(5.0, "nothing"):
+    with alarm(Budget(5.0), "nothing"):
         pass
     assert signal.getsignal(signal.SIGALRM) == before
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
@@ -40,7 +40,7 @@ def test_outside_the_main_thread_the_alarm_leaves_the_work_alone() -> None:
     done: list[bool] = []
 
     def work() -> None:
-        with alarm(0.01, "work in a thread"):
+        with alarm(Budget(0.01), "work in a thread"):
             time.sleep(0.05)
         done.append(True)
 

@@ -5,8 +5,8 @@ depth), so every command must answer them within its time limit: the best line f
 ``CRAFTED`` names each shape; :func:`write` puts one in a folder. The hostile tests and
 ``bench/bench_hostile.py`` both use them, so the files are never committed at size.
 
->>> sorted(CRAFTED)[:2]
-['chain-of-nested-units', 'distinct-8-v-8']
+>>> len(CRAFTED), 'own-units-6-v-8' in CRAFTED
+(6, True)
 """
 
 from __future__ import annotations
@@ -93,6 +93,60 @@ def chain() -> str:
         )
 
     return scenario("A chain of nested units", 100, side("d"), side("a"))
+
+
+def shaped(
+    defenders: int,
+    attackers: int,
+    fos: int = 0,
+    snipers: int = 0,
+    leaders: int = 0,
+    own_units: bool = False,
+    chain: int = 1,
+) -> str:
+    """A file of the given shape: squads a side, the attacker's FOs and leaders (PCs rated 1 and
+    a CC), the defender's snipers; every stand in a unit of its own, or the units nested
+    ``chain`` deep (at most ``DEEPEST_CHAIN``).
+
+    >>> text = shaped(3, 4, fos=2, snipers=1, leaders=2, chain=3)
+    >>> text.count("type: fo"), text.count("type: sniper"), text.count("type: pc")
+    (2, 1, 1)
+    """
+
+    def side(prefix: str, kinds: list[str]) -> str:
+        count = len(kinds)
+        if own_units:
+            units = flat_units(prefix + "u", count)
+
+            def unit(i: int) -> str:
+                return f"{prefix}u{i}"
+        else:
+            depth = max(1, min(chain, DEEPEST_CHAIN))
+            units = ""
+            for i in reversed(range(depth)):
+                units = f"{{id: {prefix}u{i}, kind: platoon" + (
+                    f", units: [{units}]}}" if units else "}"
+                )
+
+            def unit(i: int) -> str:
+                return f"{prefix}u{i % depth}"
+
+        rows = []
+        for i, kind in enumerate(kinds):
+            rating = ", rating: 1" if kind in ("pc", "cc") else ""
+            rows.append(f"    - {{id: {prefix}{i}, type: {kind}, unit: {unit(i)}{rating}}}")
+        return f"  units: [{units}]\n  stands:\n" + "\n".join(rows)
+
+    squads = ["rifle", "smg", "rifle"]
+    defender = [squads[i % 3] for i in range(defenders)] + ["sniper"] * snipers
+    heads = ["cc"] + ["pc"] * (leaders - 1) if leaders else []
+    attacker = [squads[i % 3] for i in range(attackers)] + ["fo"] * fos + heads
+    return scenario(
+        "A drawn shape",
+        max(1, min(100, defenders + snipers)),
+        side("d", defender),
+        side("a", attacker),
+    )
 
 
 #: Each crafted shape by name: the text of its file.

@@ -94,3 +94,19 @@ def test_sweep_bench_times_the_shipped_grid_serially() -> None:
     assert len(work) == 2 * 108
     rate, busy = bench_sweep.cells_per_second(work[:3])
     assert rate > 0 and 0 < busy <= 1.5
+
+
+def test_hostile_bench_keeps_the_worst_ratio_and_the_worst_peak() -> None:
+    worst = bench_hostile.Worst()
+    worst.add("a", 1.0, 2.0, 100)
+    worst.add("b", 3.0, 2.0, 50)
+    worst.add("c", 0.5, 2.0, 200)
+    assert (worst.ratio, worst.ratio_of, worst.peak, worst.peak_of) == (1.5, "b", 200, "c")
+    assert set(bench_hostile.CRAFTED) == {
+        "fo-in-own-units-6-v-49",
+        "own-units-6-v-8",
+        "120-a-side",
+        "distinct-8-v-8",
+        "60-a-side-crafted",
+        "chain-of-nested-units",
+    }

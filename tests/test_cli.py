@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 import allocator.core.budget
 import allocator.games.crossfire.search.solve
 from allocator.cli.app import app
+from allocator.core.budget import Budget
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "models" / "scenarios"
@@ -519,24 +520,18 @@ def test_solve_tiny_time_limit(monkeypatch: pytest.MonkeyPatch, limit: str) -> N
 def test_solve_stopped_early_is_feasible_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the deadline passed once the first round's lines are built, the search is cut
     short (building them checks the deadline too: passed before, no line would be found)."""
-    from allocator.games.crossfire.search.engine import Engine
     from allocator.games.crossfire.search.game import RootGame
 
     capture = Capture(monkeypatch)
-    built: list[bool] = []  # each run's deadline passes once its own first round is built
-    start, build = Engine.__init__, RootGame.__post_init__
-
-    def start_afresh(self: Engine, *args: Any) -> None:
-        built.clear()
-        start(self, *args)
+    spent: list[Budget] = []  # the budgets of the searches whose first round is built
+    build = RootGame.__post_init__
 
     def build_then_expire(self: RootGame) -> None:
         build(self)
-        built.append(True)
+        spent.append(self.engine.budget)
 
-    monkeypatch.setattr(Engine, "__init__", start_afresh)
     monkeypatch.setattr(RootGame, "__post_init__", build_then_expire)
-    monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: bool(built))
+    monkeypatch.setattr(Budget, "expired", lambda self: any(self is b for b in spent))
     assert_status_and_text_agree(capture, str(LEGAL))
     assert capture.results[-1].status == "feasible"
     assert capture.results[-1].choices.complete is False

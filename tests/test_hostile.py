@@ -15,13 +15,18 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from contract import BAD_INPUT, answered, assert_clean, refusal, refused
+from crafted import CRAFTED, DEEPEST_CHAIN, shaped
+from crafted import write as write_crafted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -245,24 +250,80 @@ HEAVY = ["1000-defenders-in-one-combat.yaml", "60-a-side.yaml", "alias-bomb.yaml
 GIB = 1 << 30
 
 
-@pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])
-@pytest.mark.parametrize("name", corpus_names(HEAVY))
-def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: str) -> None:
-    output = tmp_path / "output"
+@dataclass(frozen=True)
+class Run:
+    """A ``cfalloc`` command run in a process of its own: its output, exit code, wall seconds
+    and peak resident bytes."""
+
+    output: str
+    code: int
+    seconds: float
+    peak: int
+
+
+def in_a_process(arguments: list[str], folder: Path) -> Run:
+    output = folder / "output"
     with output.open("wb") as sink:
+        start = time.perf_counter()
         process = subprocess.Popen(
-            [sys.executable, "-m", "allocator.cli", *arguments(command, CORPUS / name)],
+            [sys.executable, "-m", "allocator.cli", *arguments],
             stdout=sink,
             stderr=subprocess.STDOUT,
         )
         hang_guard = threading.Timer(120, process.kill)  # a guard against a hang, not a goal
         hang_guard.start()
         _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
         hang_guard.cancel()
-    assert os.waitstatus_to_exitcode(status) in (0, 1, 2, 3), output.read_text()
-    assert "Traceback" not in output.read_text()
-    peak = usage.ru_maxrss * 1024  # kibibytes on Linux
-    assert peak < GIB, f"{name} {command}: peak {peak / 2**20:.0f} MiB"
+    text = output.read_text()
+    # ru_maxrss is in kibibytes on Linux
+    return Run(text, os.waitstatus_to_exitcode(status), seconds, usage.ru_maxrss * 1024)
+
+
+@pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])
+@pytest.mark.parametrize("name", corpus_names(HEAVY))
+def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: str) -> None:
+    done = in_a_process(arguments(command, CORPUS / name), tmp_path)
+    assert done.code in (0, 1, 2, 3), done.output
+    assert "Traceback" not in done.output
+    assert done.peak < GIB, f"{name} {command}: peak {done.peak / 2**20:.0f} MiB"
+
+
+# ---------------------------------------------------------------- crafted in-limit files (issue 20)
+
+#: What a crafted file's run may take beyond its time limit here. The goal is 0.5 s on an idle
+#: machine (bench/bench_hostile.py measures it); the tests run on a shared, loaded one.
+LOADED_MACHINE_GRACE = 10.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sorted(CRAFTED))
+def test_every_command_keeps_the_contract_on_a_crafted_file(
+    tmp_path: Path, name: str, command: str
+) -> None:
+    result = run(command, write_crafted(name, tmp_path))
+    if command in NEEDS_COMPLETE and result.exit_code == BAD_INPUT:
+        refused(result, str(tmp_path / f"{name}.yaml"), "complete allocation")
+        return
+    answered(result, check=command.startswith("check"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("side", ["defender", "attacker"])
+@pytest.mark.parametrize("name", sorted(CRAFTED))
+def test_a_crafted_file_is_solved_within_its_limit_and_a_gibibyte(
+    tmp_path: Path, name: str, side: str
+) -> None:
+    path = write_crafted(name, tmp_path)
+    done = in_a_process(
+        ["solve", str(path), "--side", side, "--time-limit", "2", "--json"], tmp_path
+    )
+    assert done.code in (0, 3), done.output
+    if done.code == 0:
+        assert json.loads(done.output)["status"] in ("optimal", "feasible")
+    assert done.seconds < 2 + LOADED_MACHINE_GRACE, f"{name}: {done.seconds:.1f} s"
+    assert done.peak < GIB, f"{name}: peak {done.peak / 2**20:.0f} MiB"
 
 
 # ---------------------------------------------------------------- options and the environment
@@ -348,3 +409,56 @@ def test_whole_fight_trials_keep_the_contract(path: Path, limit: str) -> None:
         answer = json.loads(result.stdout)
         assert 1 <= answer["trials"] <= 100
         assert (answer["trials"] < 100) == ("ended the trials" in answer.get("note", ""))
+
+
+#: The commands a drawn shape goes through: every objective of solve for both sides, explain and
+#: simulate.
+WITHIN_LIMITS = {
+    "solve-take": ["solve", "--side", "defender", "--objective", "take", "--json"],
+    "solve-sweep": ["solve", "--side", "attacker", "--objective", "sweep", "--json"],
+    "solve-exchange": ["solve", "--side", "defender", "--objective", "exchange", "--json"],
+    "explain": ["explain"],
+    "simulate": ["simulate", "--seed", "1", "--rounds", "3"],
+}
+
+
+@st.composite
+def in_limit_shapes(draw: Any) -> str:
+    """Files within every limit, of many shapes: many FOs, snipers, leaders, units of one
+    stand, deep chains of units, wide forces."""
+    wide = draw(st.booleans())
+    most = default_limits().max_stands_per_side
+    defenders = draw(st.integers(1, most // 2 if wide else 10))
+    attackers = draw(st.integers(1, most // 2 if wide else 10))
+    fos = draw(st.integers(0, min(40, most - attackers - 1)))
+    leaders = draw(st.integers(0, min(6, most - attackers - fos)))
+    return shaped(
+        defenders,
+        attackers,
+        fos=fos,
+        snipers=draw(st.integers(0, min(6, most - defenders))),
+        leaders=leaders,
+        own_units=draw(st.booleans()),
+        chain=draw(st.integers(1, DEEPEST_CHAIN)),
+    )
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    in_limit_shapes(),
+    st.sampled_from(sorted(WITHIN_LIMITS)),
+    st.sampled_from([1.0, 1.25, 1.5]),
+)
+def test_in_limit_files_of_any_shape_end_within_their_limits(
+    text: str, command: str, limit: float
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "shape.yaml"
+        path.write_text(text, encoding="utf-8")
+        name, *options = WITHIN_LIMITS[command]
+        done = in_a_process([name, str(path), *options, "--time-limit", str(limit)], Path(folder))
+    assert done.code in (0, 3), done.output
+    assert "Traceback" not in done.output
+    assert done.seconds < limit + LOADED_MACHINE_GRACE, f"{command}: {done.seconds:.1f} s"
+    assert done.peak < GIB, f"{command}: peak {done.peak / 2**20:.0f} MiB"

@@ -217,7 +217,7 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     roll = quick_roll(command, flags) if flags else None
     work = located(file, lambda: command.prepare(Given(file, roll, values.get("profile"))))
     budget = Budget.of_answer(time_limit)
-    with alarm(budget.remaining(floor=0.001), "the exact answer", limit=time_limit):
+    with alarm(budget, "the exact answer"):
         resolution = located(file, lambda: work(budget))
     if values["as_json"]:
         from allocator.games.answer import resolve_answer

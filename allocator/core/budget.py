@@ -195,14 +195,13 @@ class Budget:
 
 
 @contextmanager
-def alarm(seconds: float, what: str, limit: float | None = None) -> Iterator[None]:
-    """Raise :class:`TimeLimitError` in the block once ``seconds`` have passed, for work that
-    checks no budget of its own (the resolvers' exact sums). It rings in the main thread only,
-    between two steps of Python; elsewhere, or without ``SIGALRM``, the block runs unbounded.
-    The error names ``limit`` (by default ``seconds``): the time limit asked for, of which
-    ``seconds`` may be only what is left.
+def alarm(budget: Budget, what: str) -> Iterator[None]:
+    """Raise :class:`TimeLimitError` in the block once ``budget``'s deadline has passed, for
+    work that checks no budget of its own (the resolvers' exact sums). It rings in the main
+    thread only, between two steps of Python; elsewhere, or without ``SIGALRM``, the block runs
+    unbounded.
 
-    >>> with alarm(5.0, "a sum"):
+    >>> with alarm(Budget(5.0), "a sum"):
     ...     sum(range(10))
     45
     """
@@ -213,10 +212,10 @@ def alarm(seconds: float, what: str, limit: float | None = None) -> Iterator[Non
         return
 
     def ring(signum: int, frame: FrameType | None) -> None:
-        raise TimeLimitError(seconds if limit is None else limit, what)
+        raise TimeLimitError(budget.seconds or 0.0, what)
 
     previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, budget.remaining(floor=0.001))
     try:
         yield
     finally:

@@ -144,6 +144,7 @@ def solve(
             f"--rounds bounds the whole fight: it does not apply to --objective {objective}"
         )
     budget = budget or Budget.of_answer(time_limit)
+    budget.check()  # a limit spent before the search (a slow start-up): no search to start
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
     search = budget.share(SEARCH_SHARE)
@@ -325,6 +326,7 @@ def _any_legal_line(
     warnings: list[str],
 ) -> SolveOutcome:
     """A legal line of play from the rules model alone, when the search found none in time."""
+    budget.check()
     from allocator.games.crossfire.check import nearest_legal
     from allocator.games.crossfire.search.lines import evaluate
 

@@ -27,6 +27,7 @@ from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.solve import solve
+from allocator.games.crossfire.service import answer_of
 from allocator.games.crossfire.simulate import trials
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -232,12 +233,53 @@ def test_a_stopped_take_is_exact_and_its_bounds_bracket_the_oracle(
     worth = oracle.fight_value(battle, first=(line.combats, line.attack, line.reallocate))
     if outcome.proven:
         assert line.value == exact == worth
+        assert outcome.fight is not None and outcome.fight.p_attacker_takes == exact
         return
     assert 0 <= line.value <= worth
     assert outcome.bounds is not None
     low, high = outcome.bounds
     assert 0 <= low <= exact <= high <= 1
     assert outcome.choices.runner_up is None and not outcome.choices.complete
+
+
+#: A heavy machine gun alone against a BC, an SMG and a green rifle squad: the first round
+#: leads to one state of the fight, so a search stopped at its first check has the bounds meet.
+LONE_HMG = {
+    "building": {"capacity": 3},
+    "defender": {
+        "units": [{"id": "p", "kind": "platoon"}],
+        "stands": [{"id": "d1", "type": "jhmg", "unit": "p"}],
+    },
+    "attacker": {
+        "units": [{"id": "c", "kind": "company", "units": [{"id": "q", "kind": "platoon"}]}],
+        "stands": [
+            {"id": "a1", "type": "bc", "unit": "c", "rating": 2},
+            {"id": "a2", "type": "smg", "unit": "c"},
+            {"id": "a3", "type": "rifle", "unit": "q", "quality": "green"},
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("side", ["defender", "attacker"])
+def test_a_stopped_take_whose_bounds_meet_is_optimal(side: str) -> None:
+    """Stopped at once, the line's value (the states not searched held) meets the upper bound
+    (taken): the value is proven, said so in text and JSON, with no runner-up claimed."""
+    battle = battle_from_data(LONE_HMG)
+    exact = oracle.fight_value(battle)
+    assert exact == Fraction(233, 248)
+    with mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(1)):
+        outcome = solve(battle, side, TAKE)
+    assert outcome.status == "optimal" and outcome.line.value == exact
+    assert outcome.bounds is None and outcome.searched == 1
+    assert outcome.choices.runner_up is None and not outcome.choices.complete
+    assert outcome.fight is not None and outcome.fight.p_attacker_takes == exact
+    assert check(battle, outcome.line.allocation()) == []
+    answer = answer_of(outcome)
+    assert answer.status == "optimal" and answer.note is None
+    assert not answer.alternatives_complete and answer.runner_up is None
+    assert "not all valued" in answer.why and "not proven" not in answer.why
+    assert answer.fight is not None and answer.fight.bounds is None
 
 
 def _house(defenders: list[dict[str, Any]], attackers: list[dict[str, Any]]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,6 +39,8 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line, evalu
 LINES = 40_000_000
 #: Seconds each pass of the bounds may take once the time limit has stopped the search.
 BOUNDS_SECONDS = 0.2
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -290,46 +293,74 @@ class RootGame:
         pass cut short bounds the optimum from the groupings it reached, or (the lower bound)
         not at all; a line whose exact value was not reached in time is worth what its first
         round alone gives (for ``take``, the chance of taking the building in that round), a
-        lower bound of its value too.
+        lower bound of its value too. Both sides answer the grouping most promising for the
+        defender (or the file's).
+
+        When the bounds meet at the line's value, that grouping's upper bound is the one
+        reached, and every state the line leads to was searched, the line is proven optimal
+        (:meth:`_proven`); its other choices are still not all compared.
         """
         e = self.engine
         ends = e.bounds or (None, None)
-        high, _ = self._pass(ends[1])
+        high, high_complete = self._pass(ends[1])
         top_high = {g: float(v.max()) for g, v in enumerate(high) if len(v)}
         upper = min(top_high, key=top_high.__getitem__)
         hi = self._exactly(lambda: e.exact_grouping(self.lines, upper, e.rounds)[0])
         low, low_complete = self._pass(ends[0])
         valued = [g for g in top_high if len(low[g])]
-        g = (
-            min(valued, key=top_high.__getitem__)
-            if side == "defender" and self.given is None
-            else 0
-        )
+        g = min(valued, key=top_high.__getitem__) if self.given is None else 0
         later = None if e.rounds is None else e.rounds - 1
 
-        def attack_value(g: int) -> Fraction | None:
+        def best_attack(g: int) -> tuple[Fraction, Policy] | None:
             a = int(np.argmax(low[g]))
-            return self._exactly(
-                lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a]))[0]
-            )
+            return self._exactly(lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a])))
 
-        a = int(np.argmax(low[g]))
-        line = self._line(Fraction(0), Policy(Option(g, a, self._finals(g, a)), Fraction(0), []))
-        value = attack_value(g)
-        if value is None:
-            value = evaluate(
+        found = best_attack(g)
+        if found is None:
+            a = int(np.argmax(low[g]))
+            policy = Policy(Option(g, a, self._finals(g, a)), Fraction(0), [])
+            line = self._line(Fraction(0), policy)
+            line.value = evaluate(
                 e.battle, e.objective.first_round, line.combats, line.attack, line.reallocate
             )
-        line.value = value
+        else:
+            policy = found[1]
+            line = self._line(*found)
         bounds = None
         if e.bounds is not None:
             least, most = e.bounds
-            lows = [attack_value(g) for g in valued] if low_complete else []
-            found = [v for v in lows if v is not None]
-            lo = min(found) if found and len(found) == len(lows) else least
+            every = range(len(self.lines.groupings))
+            lows = [best_attack(k) for k in every] if low_complete and high_complete else []
+            values = [v[0] for v in lows if v is not None]
+            lo = min(values) if values and len(values) == len(lows) else least
             bounds = (lo, most if hi is None else hi)
         e.unknown_as = None
+        if found is not None and g == upper and self._proven(line.value, bounds, policy):
+            outcome = GameOutcome(line, Choices(0, False, None), True, e.states)
+            if isinstance(e.objective, FightObjective):
+                outcome.fight = self._fight(policy)
+                outcome.playbook = Playbook(self, policy)
+            return outcome
         return GameOutcome(line, Choices(0, False, None), False, e.states, bounds=bounds)
+
+    def _proven(
+        self, value: Fraction, bounds: tuple[Fraction, Fraction] | None, policy: Policy
+    ) -> bool:
+        """Whether a stopped search's line is proven optimal.
+
+        The bounds meeting at the line's value prove the optimum. The line is worth it when its
+        grouping's upper bound is the one that met (the caller's check) and every state it leads
+        to was searched, so that its value assumed nothing: then no attack on that grouping is
+        worth more, and no reallocation less, than the line.
+        """
+        if bounds is None or not bounds[0] == bounds[1] == value:
+            return False
+        e = self.engine
+        later = None if e.rounds is None else e.rounds - 1
+        return all(
+            later == 0 or e.space.winner(child) is not None or e._known(child, later) is not None
+            for child, _ in policy.outcomes
+        )
 
     def _pass(self, unknown: Fraction | None) -> tuple[list[np.ndarray], bool]:
         """The first round's lines valued with the states not searched counted as ``unknown``
@@ -340,7 +371,7 @@ class RootGame:
         self.lines.forget()
         return e.line_values(self.lines, e.rounds, partial=True), self.lines.complete
 
-    def _exactly(self, value: Callable[[], Fraction]) -> Fraction | None:
+    def _exactly(self, value: Callable[[], T]) -> T | None:
         """An exact value worked out within :data:`BOUNDS_SECONDS`, or None."""
         self.engine.budget = Budget(BOUNDS_SECONDS)
         try:

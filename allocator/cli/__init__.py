@@ -15,11 +15,20 @@ Every command lives here, never in a game or in the web package:
 
 from __future__ import annotations
 
+import time
+
+#: When this process's ``cfalloc`` began (:func:`main`; None while the application runs inside
+#: another program, as under the tests' runner): a command's ``--time-limit`` counts from here,
+#: so that it bounds the whole process, the imports included.
+started: float | None = None
+
 
 def main() -> None:
     """The ``cfalloc`` entry point: the limits of the environment first (the options' bounds
     come from them), then the application. Ctrl+C at any moment, even while the modules are
     still being imported, ends it quietly with exit code 130."""
+    global started
+    started = time.monotonic()
     try:
         import sys
 

@@ -37,6 +37,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from allocator.cli.render import safe
+from allocator.core.budget import counting_from
 from allocator.core.errors import (
     INTERNAL,
     TIME_LIMIT,
@@ -127,12 +128,16 @@ def unwritable(exc: OSError) -> bool:
     return exc.errno == errno.EPIPE or exc.errno in _UNWRITABLE
 
 
-def guarded(action: Callable[[], int], as_json: bool = False) -> None:
+def guarded(action: Callable[[], int], as_json: bool = False, timed: bool = False) -> None:
     """Run a command body: every failure is its problems on stderr (and with ``as_json`` the
     error JSON on stdout) and its exit code. Output that cannot be written and Ctrl+C are left
-    to :class:`GuardedGroup`."""
+    to :class:`GuardedGroup`. ``timed``: the body's answer is given ``--time-limit``, which
+    counts from the process's start (:data:`allocator.cli.started`)."""
+    import allocator.cli
+
     try:
-        code = action()
+        with counting_from(allocator.cli.started if timed else None):
+            code = action()
     except InputError as exc:
         refuse(BAD_INPUT, exc, as_json)
     except TimeLimitError as exc:

@@ -119,7 +119,7 @@ def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False
             render_check(out, battle, answer)
         return OK if answer.legal else RULES_BROKEN
 
-    guarded(body, as_json)
+    guarded(body, as_json, timed=True)
 
 
 def solve(
@@ -149,7 +149,7 @@ def solve(
             render_solve(out, battle, answer)
         return OK
 
-    guarded(body, as_json)
+    guarded(body, as_json, timed=True)
 
 
 def explain(
@@ -177,7 +177,7 @@ def explain(
             render_explain(out, answer)
         return OK
 
-    guarded(body, as_json)
+    guarded(body, as_json, timed=True)
 
 
 def simulate(
@@ -228,7 +228,7 @@ def simulate(
             print_json(played.to_json()) if as_json else render_simulation(out, played)
         return OK
 
-    guarded(body, as_json)
+    guarded(body, as_json, timed=True)
 
 
 def play(
@@ -309,7 +309,7 @@ def play(
             render_play(out, answer, None if out_file is None else str(out_file))
         return OK
 
-    guarded(body, as_json)
+    guarded(body, as_json, timed=True)
 
 
 def write_next_round(path: Path, text: str) -> None:

@@ -84,7 +84,7 @@ def build(command: ResolveCommand) -> Any:
     """
 
     def run(**values: Any) -> None:
-        guarded(lambda: answer(command, values), values["as_json"])
+        guarded(lambda: answer(command, values), values["as_json"], timed=True)
 
     class Command(TyperCommand):
         """The command, whose flags' help gains their choices when it is shown."""
@@ -216,8 +216,8 @@ def answer(command: ResolveCommand, values: dict[str, Any]) -> int:
     }
     roll = quick_roll(command, flags) if flags else None
     work = located(file, lambda: command.prepare(Given(file, roll, values.get("profile"))))
-    budget = Budget(time_limit)
-    with alarm(time_limit, "the exact answer"):
+    budget = Budget.of_answer(time_limit)
+    with alarm(budget.remaining(floor=0.001), "the exact answer", time_limit):
         resolution = located(file, lambda: work(budget))
     if values["as_json"]:
         from allocator.games.answer import resolve_answer

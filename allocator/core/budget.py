@@ -2,7 +2,9 @@
 
 A budget starts when the work starts, so that reading, model building and every solver call
 share one time limit. :meth:`Budget.check` raises when the deadline has passed;
-:meth:`Budget.remaining` is what a solver call may still use.
+:meth:`Budget.remaining` is what a solver call may still use. The budget of a whole answer
+(:meth:`Budget.of_answer`) counts, inside :func:`counting_from`, from an earlier moment: a
+command line's ``--time-limit`` bounds the whole process, its start-up included.
 
 >>> budget = Budget(5.0)
 >>> 0 < budget.remaining() <= 5.0, budget.expired()
@@ -18,9 +20,30 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from types import FrameType
 
 from allocator.core.errors import TimeLimitError
+
+#: The moment the budgets of whole answers count from (None: each from its own creation).
+_origin: ContextVar[float | None] = ContextVar("budget_origin", default=None)
+
+
+@contextmanager
+def counting_from(moment: float | None) -> Iterator[None]:
+    """Within the block, the budget of a whole answer counts from ``moment`` (a
+    :func:`time.monotonic` reading; None: from the budget's creation).
+
+    >>> import time
+    >>> with counting_from(time.monotonic() - 5.0):
+    ...     Budget.of_answer(2.0).expired(), Budget(2.0).expired()
+    (True, False)
+    """
+    token = _origin.set(moment)
+    try:
+        yield
+    finally:
+        _origin.reset(token)
 
 
 class Budget:
@@ -31,6 +54,17 @@ class Budget:
         self.deadline = None if seconds is None else time.monotonic() + seconds
         #: Whether some stage stopped early: the answer is then the best found, not proven.
         self.cut_short = False
+
+    @classmethod
+    def of_answer(cls, seconds: float | None) -> Budget:
+        """The budget of a whole answer: counted from the moment :func:`counting_from` gives
+        (a command line's start), else from now. ``seconds`` stays the limit asked, which a
+        :class:`TimeLimitError` names."""
+        budget = cls(seconds)
+        origin = _origin.get()
+        if origin is not None and seconds is not None:
+            budget.deadline = origin + seconds
+        return budget
 
     def share(self, fraction: float) -> Budget:
         """A budget ending when ``fraction`` of what is left of this one has passed."""
@@ -54,10 +88,11 @@ class Budget:
 
 
 @contextmanager
-def alarm(seconds: float, what: str) -> Iterator[None]:
+def alarm(seconds: float, what: str, limit: float | None = None) -> Iterator[None]:
     """Raise :class:`TimeLimitError` in the block once ``seconds`` have passed, for work that
     checks no budget of its own (the resolvers' exact sums). It rings in the main thread only,
     between two steps of Python; elsewhere, or without ``SIGALRM``, the block runs unbounded.
+    ``limit``: the time limit the error names, when ``seconds`` is what is left of it.
 
     >>> with alarm(5.0, "a sum"):
     ...     sum(range(10))
@@ -70,7 +105,7 @@ def alarm(seconds: float, what: str) -> Iterator[None]:
         return
 
     def ring(signum: int, frame: FrameType | None) -> None:
-        raise TimeLimitError(seconds, what)
+        raise TimeLimitError(seconds if limit is None else limit, what)
 
     previous = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, seconds)

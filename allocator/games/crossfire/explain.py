@@ -128,7 +128,7 @@ def explain_optimal(
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT, SolveOutcome, solve
     from allocator.games.crossfire.words import fight_sentence, why
 
-    budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
+    budget = Budget.of_answer(time_limit or DEFAULT_TIME_LIMIT)
     defender = solve(battle, "defender", objective, budget=budget)
     line = defender.line
     attacker = solve(

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 def check_answer(battle: Battle, time_limit: float | None = None) -> CheckAnswer:
     from allocator.games.crossfire.check import NEAREST_TIME_LIMIT, check_battle
 
-    return check_battle(battle, Budget(time_limit or NEAREST_TIME_LIMIT))
+    return check_battle(battle, Budget.of_answer(time_limit or NEAREST_TIME_LIMIT))
 
 
 def line_answer(line: Line) -> LineAnswer:

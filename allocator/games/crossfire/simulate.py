@@ -147,7 +147,7 @@ def simulate(
     from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
 
     seed = fresh_seed() if seed is None else seed
-    plan = Plan(battle, objective, Budget(time_limit or DEFAULT_TIME_LIMIT))
+    plan = Plan(battle, objective, Budget.of_answer(time_limit or DEFAULT_TIME_LIMIT))
     history, left, winner = play(battle, rounds, random.Random(seed), plan)
     return SimulateAnswer(
         seed=seed,
@@ -176,7 +176,7 @@ def trials(
         )
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
-    budget = Budget(time_limit or DEFAULT_TIME_LIMIT)
+    budget = Budget.of_answer(time_limit or DEFAULT_TIME_LIMIT)
     plan = Plan(battle, objective, budget, rounds)
     fight_objective = isinstance(objective, FightObjective)
     p_take = None

@@ -143,7 +143,7 @@ def solve(
         raise InputError(
             f"--rounds bounds the whole fight: it does not apply to --objective {objective}"
         )
-    budget = budget or Budget(time_limit)
+    budget = budget or Budget.of_answer(time_limit)
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
     search = budget.share(SEARCH_SHARE)

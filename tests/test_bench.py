@@ -86,3 +86,19 @@ def test_two_companies_take_the_house_for_certain_without_a_search_of_the_fight(
         assert outcome.fight is not None and outcome.fight.states == 0
         assert outcome.fight.p_attacker_takes == 1 and outcome.choices.runner_up is None
         assert check(battle, outcome.line.allocation()) == []
+
+
+def test_a_company_takes_the_house_for_certain_from_a_proof_of_few_states() -> None:
+    """Its value is 1 but its first round is not won for certain: the proof that every
+    grouping meets an attack whose every outcome is taken for certain needs a handful of
+    states, not the 3,479 of its whole fight."""
+    from allocator.games.crossfire.objectives import objective_named
+    from allocator.games.crossfire.rules import check
+    from allocator.games.crossfire.search.solve import solve
+
+    battle = battle_from_data(scale_cases.attack_on_house("company"))
+    outcome = solve(battle, "defender", objective_named("take"))
+    assert outcome.status == "optimal" and outcome.line.value == 1
+    assert outcome.fight is not None and 0 < outcome.fight.states <= 10
+    assert outcome.fight.p_attacker_takes == 1
+    assert check(battle, outcome.line.allocation()) == []

@@ -21,6 +21,7 @@ from strategies import scenarios
 from typer.testing import CliRunner
 
 import allocator.core.budget
+import allocator.games.crossfire.search.engine
 from allocator.cli.app import app
 from allocator.games.crossfire.battle import battle_from_data, load_battle
 from allocator.games.crossfire.objectives import objective_named
@@ -243,7 +244,8 @@ def test_a_stopped_take_is_exact_and_its_bounds_bracket_the_oracle(
 
 
 #: A heavy machine gun alone against a BC, an SMG and a green rifle squad: the first round
-#: leads to one state of the fight, so a search stopped at its first check has the bounds meet.
+#: leads to one state of the fight, so a search stopped at its second check of the time (after
+#: the proof that the building is taken for certain, which fails) has the bounds meet.
 LONE_HMG = {
     "building": {"capacity": 3},
     "defender": {
@@ -268,7 +270,7 @@ def test_a_stopped_take_whose_bounds_meet_is_optimal(side: str) -> None:
     battle = battle_from_data(LONE_HMG)
     exact = oracle.fight_value(battle)
     assert exact == Fraction(233, 248)
-    with mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(1)):
+    with mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(2)):
         outcome = solve(battle, side, TAKE)
     assert outcome.status == "optimal" and outcome.line.value == exact
     assert outcome.bounds is None and outcome.searched == 1
@@ -300,6 +302,33 @@ HOPELESS = _house(
     [{"id": f"d{i}", "type": "rifle", "unit": "p", "quality": "veteran"} for i in (1, 2)],
     [{"id": "a1", "type": "rifle", "unit": "q", "quality": "green", "suppressed": True}],
 )
+
+
+#: Two suppressed green squads against four rifle squads: a combat of two attackers may be
+#: lost, but what is left then wins the next round for certain.
+TAKEN_IN_TWO = _house(
+    [
+        {"id": f"d{i}", "type": "rifle", "unit": "p", "quality": "green", "suppressed": True}
+        for i in (1, 2)
+    ],
+    [{"id": f"a{i}", "type": "rifle", "unit": "q"} for i in range(1, 5)],
+)
+
+
+@pytest.mark.parametrize("side", ["defender", "attacker"])
+def test_a_building_taken_for_certain_over_two_rounds_is_proved_from_few_states(
+    side: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle = battle_from_data(TAKEN_IN_TWO)
+    assert oracle.fight_value(battle) == 1
+    proved = solve(battle, side, TAKE)
+    assert proved.status == "optimal" and proved.line.value == 1
+    assert proved.fight is not None and proved.fight.p_attacker_takes == 1
+    assert sum(proved.fight.outcomes.values()) == 1
+    assert check(battle, proved.line.allocation()) == []
+    monkeypatch.setattr(allocator.games.crossfire.search.engine, "PROOF_ATTEMPTS", 0)
+    searched = solve(battle, side, TAKE)
+    assert searched.line.value == 1 and 0 < proved.searched < searched.searched
 
 
 @pytest.mark.parametrize(("scenario", "value"), [(CERTAIN, 1), (HOPELESS, 0)])

@@ -169,15 +169,22 @@ class RootGame:
 
         Each combat is looked at on its own. If every grouping has an attack that wins every
         combat for certain, the building is taken in round 1 whatever the defender does: the
-        value is exactly 1. If some grouping meets every attack with combats the attacker cannot
-        win, and losing them all leaves him nothing to fight on with, it is exactly 0. The
-        choices whose value only the search could tell are not counted (the count is then not
-        complete) and there is no runner-up (none can be worse than 0, nor better than 1).
+        value is exactly 1; so it is when every grouping has an attack all of whose outcomes
+        lead to states where the building is taken for certain (:meth:`.Engine.proof`). If
+        some grouping meets every attack with combats the attacker cannot win, and losing them
+        all leaves him nothing to fight on with, it is exactly 0. The choices whose value only
+        the search could tell are not counted (the count is then not complete) and there is no
+        runner-up (none can be worse than 0, nor better than 1).
         """
         e, lines = self.engine, self.lines
-        sure = [self._certainty(g) for g in range(len(lines.groupings))]
+        sure = [e.certainty(lines, g) for g in range(len(lines.groupings))]
         winning = [np.flatnonzero((row == 1).all(axis=1)) for row in sure]
-        if all(len(w) for w in winning):
+        proof = None if all(len(w) for w in winning) else e.proving_attacks(lines, e.rounds, sure)
+        if proof is not None:
+            g, a = 0, proof[0]
+            every = side == "defender" and self.given is None
+            choices = Choices(len(lines.groupings) - 1 if every else 0, every, None)
+        elif all(len(w) for w in winning):
             g = 0
             a = int(winning[g][0])
             if side == "defender" and self.given is None:
@@ -200,17 +207,6 @@ class RootGame:
         outcome.one_round = value if value == 1 else None
         outcome.playbook = Playbook(self, policy)
         return outcome
-
-    def _certainty(self, g: int) -> np.ndarray:
-        """Each combat of each attack on grouping ``g`` that opposes them all, on its own: won
-        for certain (1), lost for certain (-1) or either (0); attacks that leave a combat
-        unopposed count as uncertain."""
-        attacks, grouping = self.lines.attacks[g], self.lines.groupings[g]
-        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
-        full = np.flatnonzero(attacks.full)
-        if len(full):
-            sure[full] = self.engine.odds.certainty(attacks, full, grouping.stats)
-        return sure
 
     def _hopeless(self, g: int, sure: np.ndarray) -> bool:
         """Whether every attack on grouping ``g`` opposes every combat, loses each for certain,

@@ -1,10 +1,12 @@
 """Benchmark: the hostile corpus and the stress files, each run in a process of its own.
 
 Every file of `tests/data/hostile/` through `check`, `explain` and `solve` (with `--time-limit
-2`), and `solve --time-limit 2` on N rifles and SMGs a side (N = 12 ... 200) and on 500
-defenders against 5. Prints each run's wall time and peak memory beside the start-up alone
-(`cfalloc --version`, the baseline, run in the same process), and flags a run over its time
-limit plus 1.5 s or over 1 GiB. Goals (issue 10): no flag; up to 16 a side, a line of play.
+2`), `solve --time-limit 2` on N rifles and SMGs a side (N = 12 ... 200) and on 500 defenders
+against 5, and `simulate --trials 100 --objective take` on the benchmark's company files, the
+guide's example at 0.1 s and 120 a side with pools of dice (issue 21). Prints each run's wall
+time and peak memory beside the start-up alone (`cfalloc --version`, the baseline, run in the
+same process), and flags a run over its time limit plus 1.5 s or over 1 GiB. Goals (issues 10
+and 21): no flag, and no exit 4; up to 16 a side, a line of play.
 
     python bench/bench_hostile.py [--time-limit 2]
 """
@@ -61,12 +63,13 @@ def report(label: str, arguments: list[str], limit: float, start_up: float) -> b
     seconds, peak, code = timed(arguments)
     late = seconds > limit + GRACE
     heavy = peak > GIB
-    flag = "  OVER" if late or heavy else ""
+    broken = code == 4
+    flag = "  OVER" if late or heavy else "  EXIT 4" if broken else ""
     print(
         f"    {label:48} exit {code}  {seconds:5.2f} s ({seconds / start_up:4.1f} x start-up)  "
         f"{peak / 2**20:6.0f} MiB{flag}"
     )
-    return not (late or heavy)
+    return not (late or heavy or broken)
 
 
 def main() -> None:
@@ -101,7 +104,22 @@ def main() -> None:
             path = stress_file(Path(folder), defenders, attackers)
             arguments = ["solve", str(path), "--side", "defender", "--time-limit", limit]
             kept &= report(path.name, arguments, args.time_limit, start_up)
-    print("every run within its limit + 1.5 s and 1 GiB" if kept else "SOME RUNS OVER (flagged)")
+    print("issue 21: simulate --trials 100 --objective take")
+    trials = [
+        (ROOT / "bench" / "company-v-town-house.yaml", 1.0),
+        (ROOT / "bench" / "company-v-town-house-fo-sniper.yaml", 1.0),
+        (ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml", 0.1),
+        (CORPUS / "120-a-side-pool-dice.yaml", 3.0),
+    ]
+    for path, seconds in trials:
+        arguments = ["simulate", str(path), "--trials", "100", "--objective", "take"]
+        arguments += ["--seed", "1", "--time-limit", str(seconds)]
+        kept &= report(f"{path.name} --time-limit {seconds:g}", arguments, seconds, start_up)
+    print(
+        "every run within its limit + 1.5 s and 1 GiB, none exit 4"
+        if kept
+        else "SOME RUNS OVER OR BROKEN (flagged)"
+    )
 
 
 if __name__ == "__main__":

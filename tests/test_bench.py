@@ -13,6 +13,7 @@ import bench_fight  # noqa: E402
 import bench_hostile  # noqa: E402
 import bench_scale  # noqa: E402
 import bench_solve  # noqa: E402
+import bench_sweep  # noqa: E402
 import scale_cases  # noqa: E402
 
 from allocator.games.crossfire.battle import battle_from_data, load_battle  # noqa: E402
@@ -102,3 +103,9 @@ def test_a_company_takes_the_house_for_certain_from_a_proof_of_few_states() -> N
     assert outcome.fight is not None and 0 < outcome.fight.states <= 10
     assert outcome.fight.p_attacker_takes == 1
     assert check(battle, outcome.line.allocation()) == []
+
+
+def test_sweep_bench_times_the_shipped_grid_serially() -> None:
+    work = bench_sweep.tasks(2)
+    assert len(work) == 2 * 108
+    assert bench_sweep.cells_per_second(work[:3]) > 0

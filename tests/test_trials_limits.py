@@ -129,6 +129,20 @@ def test_a_fight_cut_short_is_not_counted_and_no_line_is_searched_late(monkeypat
     assert answer.take_rate is not None and answer.p_take_exact is None  # no playbook: no exact
 
 
+def test_lines_not_proven_optimal_are_said_to_be(monkeypatch: Any) -> None:
+    from allocator.games.crossfire.search import solve as search
+
+    real = search.solve
+    monkeypatch.setattr(
+        search, "solve", lambda *a, **k: dataclasses.replace(real(*a, **k), proven=False)
+    )
+    answer = simulation.trials(load_battle(UNALLOCATED), 20, seed=3, objective=SWEEP)
+    assert answer.trials == 20
+    assert answer.note == (
+        "the lines played are the best found in the time limit, not proven optimal"
+    )
+
+
 @pytest.mark.parametrize("step", [0.0025 * k for k in range(1, 17)])
 @pytest.mark.parametrize("objective", ["take", "sweep"])
 @pytest.mark.parametrize("path", [COMPLETE, UNALLOCATED], ids=["complete", "unallocated"])

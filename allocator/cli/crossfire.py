@@ -25,9 +25,9 @@ from allocator.games.crossfire.objectives import (
 )
 
 if TYPE_CHECKING:
-    from allocator.games.crossfire.answers import TableRoll
     from allocator.games.crossfire.battle import Battle
     from allocator.games.crossfire.odds import CombatOdds
+    from allocator.games.crossfire.play import TableDice
 
 FileArg = Annotated[
     Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)
@@ -328,18 +328,18 @@ def terminal_attached() -> bool:
     return sys.stdin.isatty()
 
 
-def asked_dice(battle: Battle) -> dict[str, list[TableRoll]]:
+def asked_dice(battle: Battle) -> dict[str, list[TableDice]]:
     """Each combat's dice, asked for in the terminal (on stderr, so that the next round's
     scenario alone is printed); a bad answer is said and asked again."""
     from allocator.games.crossfire.play import CombatDice, resolve_combat, rolls_of, round_combats
 
-    given: dict[str, list[TableRoll]] = {}
+    given: dict[str, list[TableDice]] = {}
     for combat in round_combats(battle):
         if combat.decided:
             continue
         dice = CombatDice.of(battle.ruleset, combat)
 
-        def checked(text: str, combat: CombatOdds = combat) -> list[TableRoll]:
+        def checked(text: str, combat: CombatOdds = combat) -> list[TableDice]:
             try:
                 rolls = rolls_of(combat.name, text)
                 resolve_combat(battle, combat, rolls)

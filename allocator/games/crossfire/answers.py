@@ -330,5 +330,8 @@ class TrialsAnswer(Answer):
         "the trials played it (absent when the time limit stopped the whole fight's search).",
     )
     note: str | None = Field(
-        default=None, exclude_if=is_none, description="When the time limit ended the trials."
+        default=None,
+        exclude_if=is_none,
+        description="When the time limit ended the trials, or stopped a search of the lines "
+        "they played (then the best found, not proven optimal).",
     )

@@ -25,5 +25,7 @@ GAME = Game(
         "simulate-answer": "allocator.games.crossfire.answers:SimulateAnswer",
         "trials-answer": "allocator.games.crossfire.answers:TrialsAnswer",
         "play-answer": "allocator.games.crossfire.answers:PlayAnswer",
+        "sweep-spec": "allocator.games.crossfire.sweep:SweepSpec",
+        "sweep-line": "allocator.games.crossfire.sweep:SweepLine",
     },
 )

@@ -24,8 +24,8 @@ import random
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from itertools import cycle, islice
+from typing import Any, NamedTuple
 
 from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.library import is_path
@@ -57,8 +57,14 @@ def fresh_seed() -> int:
     return secrets.randbelow(SEED_RANGE)
 
 
-@dataclass(frozen=True)
-class CombatDice:
+class TableDice(NamedTuple):
+    """One roll's dice as they fell: each side's die, or each die of its pool."""
+
+    attacker: tuple[int, ...]
+    defender: tuple[int, ...]
+
+
+class CombatDice(NamedTuple):
     """How one combat is rolled: each side's number of dice and what is added to its best die.
 
     With one die each the die is added to the side's total; with a pool each fighting stand's
@@ -91,12 +97,20 @@ class CombatDice:
         )
 
     def example(self) -> str:
-        """A roll written for this combat: ``4-3``, ``5 2-3``."""
-        return f"{' '.join(['4', '2', '1'][: self.attacker] or ['4'])}-" + " ".join(
-            ["3", "5", "6"][: self.defender]
-        )
+        """A roll written for this combat: ``4-3``, ``5 2-3``.
 
-    def scored(self, roll: TableRoll) -> Roll:
+        >>> CombatDice(4, 1, 0, 0).example()
+        '4 2 1 4-3'
+        """
+        attacker = islice(cycle((4, 2, 1)), self.attacker)
+        defender = islice(cycle((3, 5, 6)), self.defender)
+        return f"{' '.join(map(str, attacker))}-{' '.join(map(str, defender))}"
+
+    def scores(self, roll: TableDice) -> tuple[int, int]:
+        """Each side's score: its best die and what is added to it."""
+        return max(roll.attacker) + self.attacker_add, max(roll.defender) + self.defender_add
+
+    def scored(self, roll: TableDice) -> Roll:
         attacker, defender = max(roll.attacker), max(roll.defender)
         return Roll(
             attacker=attacker,
@@ -105,19 +119,20 @@ class CombatDice:
             defender_score=defender + self.defender_add,
         )
 
-    def rolled(self, rng: random.Random, ties: str) -> list[TableRoll]:
+    def rolled(self, rng: random.Random, ties: str) -> list[TableDice]:
         """Dice rolled here for this combat, until a roll decides it (a tie re-rolled)."""
+        low, high = FACES.start, FACES.stop - 1
         rolls = []
         while True:
-            attacker = [rng.randint(FACES.start, FACES.stop - 1) for _ in range(self.attacker)]
-            defender = [rng.randint(FACES.start, FACES.stop - 1) for _ in range(self.defender)]
-            rolls.append(TableRoll(attacker=attacker, defender=defender))
-            score = self.scored(rolls[-1])
-            if ties != "reroll" or score.attacker_score != score.defender_score:
+            attacker = tuple(rng.randint(low, high) for _ in range(self.attacker))
+            defender = tuple(rng.randint(low, high) for _ in range(self.defender))
+            rolls.append(TableDice(attacker, defender))
+            attacker_score, defender_score = self.scores(rolls[-1])
+            if ties != "reroll" or attacker_score != defender_score:
                 return rolls
 
 
-def resolve_combat(battle: Battle, combat: CombatOdds, rolls: list[TableRoll]) -> RolledCombat:
+def resolve_combat(battle: Battle, combat: CombatOdds, rolls: list[TableDice]) -> RolledCombat:
     """One combat resolved with ``rolls`` (7a): the higher score wins, a tie as the profile
     says; a combat decided without a roll takes no dice.
 
@@ -129,12 +144,10 @@ def resolve_combat(battle: Battle, combat: CombatOdds, rolls: list[TableRoll]) -
         that decided it, or a tie the profile re-rolls without its re-roll.
     """
     name = combat.name
-    winner: SideName
     if combat.decided:
         if rolls:
             raise InputError(f"combat {name} takes no dice: {combat.decided}")
-        winner = "attacker" if combat.p_attacker_wins == 1 else "defender"
-        return _rolled(combat, [], winner)
+        return _without_roll(combat)
     dice = CombatDice.of(battle.ruleset, combat)
     if not rolls:
         raise InputError(
@@ -152,24 +165,43 @@ def resolve_combat(battle: Battle, combat: CombatOdds, rolls: list[TableRoll]) -
             )
         scored.append(dice.scored(roll))
     last = scored[-1]
-    if _decides(last):
-        winner = "attacker" if last.attacker_score > last.defender_score else "defender"
-    elif ties == "reroll":
+    if not _decides(last) and ties == "reroll":
         raise InputError(
             f"combat {name}: {_written(rolls[-1])} is a tie ({last.attacker_score} against "
             f"{last.defender_score}), which is rolled again: add the re-roll after a slash, "
             f"e.g. {name}:{_written(rolls[-1])}/{dice.example()}"
         )
-    else:
-        winner = ties
-    return _rolled(combat, scored, winner)
+    return _rolled(combat, scored, _winner(last, ties))
+
+
+def roll_combat(battle: Battle, combat: CombatOdds, rng: random.Random) -> RolledCombat:
+    """One combat rolled here as the profile says (7a): the dice of :meth:`CombatDice.rolled`,
+    which need none of :func:`resolve_combat`'s checks."""
+    if combat.decided:
+        return _without_roll(combat)
+    dice = CombatDice.of(battle.ruleset, combat)
+    ties = battle.ruleset.value("ties")
+    scored = [dice.scored(roll) for roll in dice.rolled(rng, ties)]
+    return _rolled(combat, scored, _winner(scored[-1], ties))
+
+
+def _without_roll(combat: CombatOdds) -> RolledCombat:
+    """A combat decided without a roll: the side that cannot fight loses."""
+    return _rolled(combat, [], "attacker" if combat.p_attacker_wins == 1 else "defender")
+
+
+def _winner(last: Roll, ties: str) -> SideName:
+    """Who the deciding roll makes the winner: the higher score, a tie as the profile says."""
+    if last.attacker_score == last.defender_score:
+        return "attacker" if ties == "attacker" else "defender"
+    return "attacker" if last.attacker_score > last.defender_score else "defender"
 
 
 def _decides(roll: Roll) -> bool:
     return roll.attacker_score != roll.defender_score
 
 
-def _check_roll(name: str, dice: CombatDice, roll: TableRoll, number: int | None) -> None:
+def _check_roll(name: str, dice: CombatDice, roll: TableDice, number: int | None) -> None:
     which = f"combat {name}" + ("" if number is None else f", roll {number}")
     for side, count, faces in (
         ("attacker", dice.attacker, roll.attacker),
@@ -187,7 +219,7 @@ def _check_roll(name: str, dice: CombatDice, roll: TableRoll, number: int | None
             )
 
 
-def _written(roll: TableRoll) -> str:
+def _written(roll: TableDice) -> str:
     return f"{' '.join(map(str, roll.attacker))}-{' '.join(map(str, roll.defender))}"
 
 
@@ -206,11 +238,11 @@ def _rolled(combat: CombatOdds, rolls: list[Roll], winner: SideName) -> RolledCo
     )
 
 
-def rolls_of(name: str, text: str) -> list[TableRoll]:
+def rolls_of(name: str, text: str) -> list[TableDice]:
     """The rolls of one combat written as text: ``4-3``, ``6 2-3``, ``4-4/5-2``.
 
-    >>> [(r.attacker, r.defender) for r in rolls_of("A", "4-4/5 1-2")]
-    [([4], [4]), ([5, 1], [2])]
+    >>> rolls_of("A", "4-4/5 1-2")
+    [TableDice(attacker=(4,), defender=(4,)), TableDice(attacker=(5, 1), defender=(2,))]
     """
     written = text.split("/")
     if len(written) > MAX_ROLLS:
@@ -224,12 +256,12 @@ def rolls_of(name: str, text: str) -> list[TableRoll]:
                 "die, a dash and the defender's die, e.g. 4-3 (with a pool, each side's dice "
                 "with spaces: 6 2-3)"
             )
-        attacker, defender = ([int(face) for face in side.split()] for side in found.groups())
-        rolls.append(TableRoll(attacker=attacker, defender=defender))
+        attacker, defender = (tuple(int(face) for face in side.split()) for side in found.groups())
+        rolls.append(TableDice(attacker, defender))
     return rolls
 
 
-def dice_of(text: str) -> dict[str, list[TableRoll]]:
+def dice_of(text: str) -> dict[str, list[TableDice]]:
     """Every combat's rolls written on one line, each combat named: ``A:4-3,B:6-1`` (none:
     every combat of the round is decided without a roll).
 
@@ -238,7 +270,7 @@ def dice_of(text: str) -> dict[str, list[TableRoll]]:
     """
     if len(text) > MAX_DICE_TEXT:
         raise InputError(f"{len(text):,} characters of dice; at most {MAX_DICE_TEXT:,} are read")
-    found: dict[str, list[TableRoll]] = {}
+    found: dict[str, list[TableDice]] = {}
     for entry in text.split(","):
         if not entry.strip():
             continue
@@ -303,7 +335,7 @@ def round_combats(battle: Battle) -> list[CombatOdds]:
 
 def play_round(
     battle: Battle,
-    dice: Mapping[str, list[TableRoll]] | None = None,
+    dice: Mapping[str, list[TableDice]] | None = None,
     seed: int | None = None,
     odds_time_limit: float | None = None,
 ) -> PlayAnswer:
@@ -375,7 +407,14 @@ def play_round(
         round=battle.scenario.round,
         seed=seed,
         combats=played,
-        dice={c.name: list(dice[c.name]) for c in combats if not c.decided},
+        dice={
+            c.name: [
+                TableRoll(attacker=list(r.attacker), defender=list(r.defender))
+                for r in dice[c.name]
+            ]
+            for c in combats
+            if not c.decided
+        },
         removed=removed,
         left={side: sorted(ids) for side, ids in left.items()},
         over=winner is not None,

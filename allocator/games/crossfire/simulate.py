@@ -27,23 +27,13 @@ from allocator.games.crossfire.answers import (
 )
 from allocator.games.crossfire.battle import SIDES, Battle
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, FightObjective, Objective
-from allocator.games.crossfire.odds import CombatOdds, round_answer, round_odds
-from allocator.games.crossfire.play import CombatDice, fresh_seed, given_allocation, resolve_combat
+from allocator.games.crossfire.odds import round_answer, round_odds
+from allocator.games.crossfire.play import fresh_seed, given_allocation, roll_combat
 from allocator.games.crossfire.rules import resolution
 from allocator.games.crossfire.schema import Allocation, SideName
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.search.solve import SolveOutcome
-
-
-def roll_combat(battle: Battle, combat: CombatOdds, rng: random.Random) -> RolledCombat:
-    """Roll one combat as the profile says; the loser's stands are all removed."""
-    rolls = (
-        []
-        if combat.decided
-        else CombatDice.of(battle.ruleset, combat).rolled(rng, battle.ruleset.value("ties"))
-    )
-    return resolve_combat(battle, combat, rolls)
 
 
 def roll_round(

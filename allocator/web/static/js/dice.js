@@ -75,7 +75,11 @@ function resultNode(answer, fromTable, seedGiven) {
         el("p", {class: "status", "data-testid": "fight-goes-on"}, ...withRuleLinks(FIGHT_GOES_ON)),
         now ? el("p", {"data-testid": "fight-now", text: now}) : null,
         el("button", {
-          type: "button", class: "next-round", "data-testid": "next-round", onclick: nextRound,
+          type: "button", class: "next-round", "data-testid": "next-round",
+          onclick: (event) => {
+            event.currentTarget.disabled = true;  // once: the next round is being opened
+            nextRound();
+          },
         }, `Next round: remove the losers, round ${answer.round + 1} from step 1`),
       ],
   ];

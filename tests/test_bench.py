@@ -109,3 +109,17 @@ def test_sweep_bench_times_the_shipped_grid_serially() -> None:
     work = bench_sweep.tasks(2)
     assert len(work) == 2 * 108
     assert bench_sweep.cells_per_second(work[:3]) > 0
+
+
+def test_scale_bench_draws_the_cost_by_size_from_its_rows(tmp_path: Path) -> None:
+    rows = bench_scale.rows(tmp_path)
+    fight = {"status": "optimal", "fight": {"states": 53}}
+    measured = [
+        (row, bench_scale.Run(0.5 * k + 1, 2.0, 2**26, fight), bench_scale.Run(1.0, 1.5, 2**26, {}))
+        for k, row in enumerate(rows)
+    ]
+    for suffix in (".png", ".svg"):
+        picture = tmp_path / f"scale{suffix}"
+        bench_scale.plot(measured, 0.5, picture)
+        assert picture.stat().st_size > 1000
+    assert picture.read_text().lstrip().startswith("<?xml")

@@ -268,7 +268,11 @@ class RootGame:
             return None
         e = self.engine
         first = Engine(e.battle, e.fight.first_round, None, e.budget)
-        lines = first.round_lines(first.root, first.root_index())
+        # the same lines as the fight's first round (a round's lines do not depend on the
+        # objective), valued afresh
+        lines = RoundLines(
+            self.lines.view, self.lines.index, self.lines.groupings, self.lines.attacks
+        )
         values = first.grouping_values(lines, None)
         best = min(range(len(values)), key=lambda g: values[g])
         chosen = sorted(lines.groupings[best].comps)

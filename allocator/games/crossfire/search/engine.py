@@ -20,7 +20,7 @@ optimum and ties are broken exactly and deterministically (the first in enumerat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -239,11 +239,14 @@ class Engine:
         return option
 
     def proving_attacks(
-        self, lines: RoundLines, rounds: int | None, certainty: list[np.ndarray] | None = None
+        self,
+        lines: RoundLines,
+        rounds: int | None,
+        certainty: Callable[[int], np.ndarray] | None = None,
     ) -> list[int] | None:
         """For every grouping of ``lines``, an attack proving the building taken for certain
         (:meth:`proof`), or None as soon as one grouping has none. ``certainty``: each
-        grouping's :meth:`certainty`, when it is known."""
+        grouping's :meth:`certainty`, when it is kept."""
         later = None if rounds is None else rounds - 1
         found = []
         for g in range(len(lines.groupings)):
@@ -251,7 +254,7 @@ class Engine:
             full = np.flatnonzero(attacks.full)
             if not len(full):
                 return None
-            sure = (self.certainty(lines, g) if certainty is None else certainty[g])[full]
+            sure = (self.certainty(lines, g) if certainty is None else certainty(g))[full]
             order = np.argsort((sure == 0).sum(axis=1), kind="stable")[:PROOF_ATTEMPTS]
             a = next(
                 (
@@ -271,8 +274,10 @@ class Engine:
         for certain (1), lost for certain (-1) or either (0); attacks that leave a combat
         unopposed count as uncertain."""
         attacks, grouping = lines.attacks[g], lines.groupings[g]
-        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
         full = np.flatnonzero(attacks.full)
+        if len(full) == attacks.size:  # every attack opposes every combat: no copy of them
+            return self.odds.certainty(attacks, slice(None), grouping.stats)
+        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
         if len(full):
             sure[full] = self.odds.certainty(attacks, full, grouping.stats)
         return sure

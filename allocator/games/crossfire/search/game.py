@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from itertools import product
 from typing import TypeVar
 
@@ -177,22 +178,27 @@ class RootGame:
         runner-up (none can be worse than 0, nor better than 1).
         """
         e, lines = self.engine, self.lines
-        sure = [e.certainty(lines, g) for g in range(len(lines.groupings))]
-        winning = [np.flatnonzero((row == 1).all(axis=1)) for row in sure]
-        proof = None if all(len(w) for w in winning) else e.proving_attacks(lines, e.rounds, sure)
+        groupings = range(len(lines.groupings))
+        sure = cache(lambda g: e.certainty(lines, g))  # each grouping's, once it is asked
+
+        def winning(g: int) -> np.ndarray:
+            return np.flatnonzero((sure(g) == 1).all(axis=1))
+
+        won = all(len(winning(g)) for g in groupings)
+        proof = None if won else e.proving_attacks(lines, e.rounds, sure)
         if proof is not None:
             g, a = 0, proof[0]
             every = side == "defender" and self.given is None
             choices = Choices(len(lines.groupings) - 1 if every else 0, every, None)
-        elif all(len(w) for w in winning):
+        elif won:
             g = 0
-            a = int(winning[g][0])
+            a = int(winning(g)[0])
             if side == "defender" and self.given is None:
                 choices = Choices(len(lines.groupings) - 1, True, None)
             else:
-                choices = Choices(len(winning[g]) - 1, False, None)
+                choices = Choices(len(winning(g)) - 1, False, None)
         else:
-            hopeless = [g for g in range(len(lines.groupings)) if self._hopeless(g, sure[g])]
+            hopeless = [g for g in groupings if self._hopeless(g, sure)]
             if not hopeless:
                 return None
             g, a = hopeless[0], 0
@@ -208,11 +214,12 @@ class RootGame:
         outcome.playbook = Playbook(self, policy)
         return outcome
 
-    def _hopeless(self, g: int, sure: np.ndarray) -> bool:
-        """Whether every attack on grouping ``g`` opposes every combat, loses each for certain,
-        and leaves the attacker nothing that fights on (7b)."""
+    def _hopeless(self, g: int, sure: Callable[[int], np.ndarray]) -> bool:
+        """Whether every attack on grouping ``g`` opposes every combat, loses each for certain
+        (``sure``: each grouping's certainty), and leaves the attacker nothing that fights on
+        (7b)."""
         attacks = self.lines.attacks[g]
-        if not attacks.size or not attacks.full.all() or not (sure == -1).all():
+        if not attacks.size or not attacks.full.all() or not (sure(g) == -1).all():
             return False
         left = self.lines.index - attacks.offsets.sum(axis=1)
         return all(self.engine.space.winner(int(i)) == "defender" for i in np.unique(left))

@@ -254,8 +254,10 @@ class Engine:
             full = np.flatnonzero(attacks.full)
             if not len(full):
                 return None
-            sure = (self.certainty(lines, g) if certainty is None else certainty(g))[full]
-            order = np.argsort((sure == 0).sum(axis=1), kind="stable")[:PROOF_ATTEMPTS]
+            sure = self.certainty(lines, g) if certainty is None else certainty(g)
+            if len(full) < attacks.size:
+                sure = sure[full]
+            order = _fewest_uncertain(sure)
             a = next(
                 (
                     int(full[row])
@@ -618,6 +620,18 @@ class Engine:
             (prob, self.exact_value(child, later)) for child, prob in ordered
         )
         return value, Policy(option, value, ordered)
+
+
+def _fewest_uncertain(sure: np.ndarray) -> list[int]:
+    """The first :data:`PROOF_ATTEMPTS` rows of ``sure`` by their number of combats of
+    uncertain outcome (0), in order within each number."""
+    uncertain = (sure == 0).sum(axis=1)
+    picked: list[int] = []
+    for count in range(sure.shape[1] + 1):
+        picked.extend(np.flatnonzero(uncertain == count)[: PROOF_ATTEMPTS - len(picked)].tolist())
+        if len(picked) == PROOF_ATTEMPTS:
+            break
+    return picked
 
 
 def _crossed(ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -372,14 +372,17 @@ class Engine:
         found = np.full(attacks.size, -1.0)
         full = np.flatnonzero(attacks.full)
         d_stands = np.array([s.stands for s in grouping.stats])
+        every = len(full) == attacks.size
         for start in range(0, len(full), BATCH):  # the attacks that oppose every combat
-            part = full[start : start + BATCH]
+            # when every attack does, a slice: the attacks' arrays are then not copied
+            part: Any = slice(start, start + BATCH) if every else full[start : start + BATCH]
+            rows = min(BATCH, len(full) - start)
             found[part] = self._values(
                 lines.index,
                 self.odds.floats(attacks, part, grouping.stats),
-                np.broadcast_to(grouping.offsets, (len(part), len(grouping.offsets))),
+                np.broadcast_to(grouping.offsets, (rows, len(grouping.offsets))),
                 attacks.offsets[part],
-                np.broadcast_to(d_stands, (len(part), len(d_stands))),
+                np.broadcast_to(d_stands, (rows, len(d_stands))),
                 attacks.stands[part],
                 later,
             )

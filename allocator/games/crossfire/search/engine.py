@@ -545,8 +545,11 @@ class Engine:
         later = None if rounds is None else rounds - 1
         values = self.line_values(lines, rounds)[g]
         top = float(values.max())
+        candidates = np.flatnonzero(values >= top - EPSILON)
+        if isinstance(self.objective, RoundObjective):
+            candidates = _distinct_combats(lines.attacks[g], candidates)
         best: tuple[Fraction, Policy] | None = None
-        for a in np.flatnonzero(values >= top - EPSILON):
+        for a in candidates:
             candidate = self.exact_attack(lines, g, int(a), later, float(values[a]))
             if best is None or candidate[0] > best[0]:
                 best = candidate
@@ -623,6 +626,29 @@ class Engine:
             (prob, self.exact_value(child, later)) for child, prob in ordered
         )
         return value, Policy(option, value, ordered)
+
+
+def _distinct_combats(attacks: AttackSet, rows: np.ndarray) -> np.ndarray:
+    """``rows`` without the attacks that oppose every combat with the same sides as an earlier
+    one of them (a round objective values such a line from its combats' sides alone), in
+    order."""
+    full = attacks.full[rows]
+    if full.sum() < 2:
+        return rows
+    opposing = rows[full]
+    sides = np.concatenate(
+        [
+            attacks.total[opposing],
+            attacks.fighters[opposing],
+            attacks.can_fight[opposing].astype(attacks.total.dtype),
+            attacks.stands[opposing],
+        ],
+        axis=1,
+    )
+    _, first = np.unique(sides, axis=0, return_index=True)
+    keep = ~full
+    keep[np.flatnonzero(full)[first]] = True
+    return np.asarray(rows[keep])
 
 
 def _fewest_uncertain(sure: np.ndarray) -> list[int]:

@@ -12,7 +12,12 @@ bench (c)'s house with an FO and a sniper against a company, both sides, `exchan
 Goals: a platoon or a company under 1 s, two companies under 3 s, a battalion under 10 s, the FO
 and sniper house under 1 s, each `optimal` and under 1 GiB.
 
-    python bench/bench_scale.py [--repeat 1]
+With ``--plot FILE`` (PNG or SVG; matplotlib, the optional extra ``plot``) it also draws how
+the cost grows with the attacker's size from the rows it measured: each size's CPU seconds
+beside its one-round baseline and the start-up alone, and the states of the fight searched
+(``docs/img/scale.png`` is drawn so).
+
+    python bench/bench_scale.py [--repeat 1] [--plot docs/img/scale.png]
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from scale_cases import ATTACKERS, attack_on_house  # noqa: E402
+
+from allocator.core.optional import optional_module  # noqa: E402
 
 FO_SNIPER = BENCH / "company-v-town-house-fo-sniper.yaml"
 GIB = 2**30
@@ -126,17 +133,64 @@ HEADER = (
 )
 
 
+Measured = list[tuple[Row, Run, Run]]
+
+
+def plot(measured: Measured, start_up: float, path: Path) -> None:
+    """How the cost grows with the attacker's size, from the rows of :data:`ATTACKERS`: CPU
+    seconds of the whole fight and of its one-round baseline, the start-up alone and the
+    goals; beside it the states of the fight searched (none: proved without a search)."""
+    optional_module("matplotlib", "--plot", "plot")
+    from matplotlib.figure import Figure
+
+    sizes = [(row, run, baseline) for row, run, baseline in measured if row.name in ATTACKERS]
+    stands = [row.stands for row, _, _ in sizes]
+    figure = Figure(figsize=(9, 3.6), layout="constrained")
+    cost, states = figure.subplots(1, 2)
+    cost.plot(stands, [run.cpu for _, run, _ in sizes], "o-", label="whole fight (take)")
+    cost.plot(stands, [b.cpu for _, _, b in sizes], "s--", label="one round (sweep)")
+    cost.axhline(start_up, color="grey", linestyle=":", label="start-up alone")
+    cost.step(
+        stands,
+        [row.goal for row, _, _ in sizes],
+        where="mid",
+        color="tab:red",
+        alpha=0.5,
+        label="goal",
+    )
+    for row, run, _ in sizes:
+        if run.answer.get("status") != "optimal":
+            cost.annotate(str(run.answer.get("status")), (row.stands, run.cpu))
+    cost.set(xlabel="attacking stands", ylabel="CPU seconds, cold process", ylim=(0, None))
+    cost.legend(fontsize="small")
+    counted = [int(run.answer.get("fight", {}).get("states", 0)) for _, run, _ in sizes]
+    states.bar([str(n) for n in stands], counted, color="tab:blue")
+    for k, n in enumerate(counted):
+        states.annotate(f"{n:,}", (k, n), ha="center", va="bottom")
+    states.set(xlabel="attacking stands", ylabel="states of the fight searched")
+    figure.suptitle("Whole fights against a house of two squads, an HMG and a PC")
+    figure.savefig(path, dpi=100, metadata={"Software": None} if path.suffix == ".png" else None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--plot", type=Path, help="draw the cost by size into this PNG or SVG")
     args = parser.parse_args()
+    if args.plot is not None:
+        optional_module("matplotlib", "--plot", "plot")
     start_up = statistics.median(cold(["--version"]).cpu for _ in range(max(args.repeat, 3)))
     print(f"start-up alone (`cfalloc --version`): {start_up:.2f} s CPU; median of {args.repeat}")
     print(HEADER)
+    measured: Measured = []
     with tempfile.TemporaryDirectory() as folder:
         for row in rows(Path(folder)):
             run, baseline = measure(row, args.repeat)
+            measured.append((row, run, baseline))
             print(line(row, run, baseline), flush=True)
+    if args.plot is not None:
+        plot(measured, start_up, args.plot)
+        print(f"drawn: {args.plot}")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,22 @@ def test_two_companies_take_the_house_for_certain_without_a_search_of_the_fight(
         assert check(battle, outcome.line.allocation()) == []
 
 
+def test_a_company_takes_the_house_for_certain_from_a_proof_of_few_states() -> None:
+    """Its value is 1 but its first round is not won for certain: the proof that every
+    grouping meets an attack whose every outcome is taken for certain needs a handful of
+    states, not the 3,479 of its whole fight."""
+    from allocator.games.crossfire.objectives import objective_named
+    from allocator.games.crossfire.rules import check
+    from allocator.games.crossfire.search.solve import solve
+
+    battle = battle_from_data(scale_cases.attack_on_house("company"))
+    outcome = solve(battle, "defender", objective_named("take"))
+    assert outcome.status == "optimal" and outcome.line.value == 1
+    assert outcome.fight is not None and 0 < outcome.fight.states <= 10
+    assert outcome.fight.p_attacker_takes == 1
+    assert check(battle, outcome.line.allocation()) == []
+
+
 def test_sweep_bench_times_the_shipped_grid_serially() -> None:
     work = bench_sweep.tasks(2)
     assert len(work) == 2 * 108
@@ -110,3 +126,17 @@ def test_hostile_bench_keeps_the_worst_ratio_and_the_worst_peak() -> None:
         "60-a-side-crafted",
         "chain-of-nested-units",
     }
+
+
+def test_scale_bench_draws_the_cost_by_size_from_its_rows(tmp_path: Path) -> None:
+    rows = bench_scale.rows(tmp_path)
+    fight = {"status": "optimal", "fight": {"states": 53}}
+    measured = [
+        (row, bench_scale.Run(0.5 * k + 1, 2.0, 2**26, fight), bench_scale.Run(1.0, 1.5, 2**26, {}))
+        for k, row in enumerate(rows)
+    ]
+    for suffix in (".png", ".svg"):
+        picture = tmp_path / f"scale{suffix}"
+        bench_scale.plot(measured, 0.5, picture)
+        assert picture.stat().st_size > 1000
+    assert picture.read_text().lstrip().startswith("<?xml")

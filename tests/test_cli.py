@@ -650,3 +650,42 @@ def test_installed_command_cold_path(tmp_path: Path) -> None:
     assert broken.stdout == ""
     assert "Traceback" not in broken.stderr
     assert flat(broken.stderr).startswith("error: bad.yaml: defender.stands[0].unit: ")
+
+
+COLD_CHECK = """
+import sys
+from allocator.cli import main
+sys.argv = ["cfalloc", "check", sys.argv[1], "--json"]
+try:
+    main()
+except SystemExit as done:
+    print(done.code, " ".join(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+def test_a_cold_check_of_a_legal_file_loads_neither_ortools_nor_numpy() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", COLD_CHECK, str(LEGAL)], capture_output=True, text=True
+    )
+    code, modules = run.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert code == "0", run.stderr
+    loaded = set(modules.split())
+    assert "allocator" in loaded and "pydantic" in loaded
+    assert not loaded & {"ortools", "numpy", "pandas", "google"}
+
+
+def test_the_time_limit_counts_from_the_start_of_the_process() -> None:
+    """A process whose start-up took the whole --time-limit has no time left to search: no
+    answer within the time limit (exit 3); the same command counted from its own start is
+    proven."""
+    import time
+
+    from allocator.core.budget import answer_started
+
+    proven = run_json("solve", LEGAL, "--time-limit", "2")
+    assert proven["status"] == "optimal"
+    with answer_started(time.monotonic() - 30):
+        late = run_json("solve", LEGAL, "--time-limit", "2", code=3)
+    assert late["error"]["kind"] == "time_limit"
+    with answer_started(time.monotonic() - 1):
+        assert run_json("solve", LEGAL, "--time-limit", "20")["status"] == "optimal"

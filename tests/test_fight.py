@@ -21,12 +21,14 @@ from strategies import scenarios
 from typer.testing import CliRunner
 
 import allocator.core.budget
+import allocator.games.crossfire.search.engine
 from allocator.cli.app import app
 from allocator.games.crossfire.battle import battle_from_data, load_battle
 from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.search.solve import solve
+from allocator.games.crossfire.service import answer_of
 from allocator.games.crossfire.simulate import trials
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -232,12 +234,54 @@ def test_a_stopped_take_is_exact_and_its_bounds_bracket_the_oracle(
     worth = oracle.fight_value(battle, first=(line.combats, line.attack, line.reallocate))
     if outcome.proven:
         assert line.value == exact == worth
+        assert outcome.fight is not None and outcome.fight.p_attacker_takes == exact
         return
     assert 0 <= line.value <= worth
     assert outcome.bounds is not None
     low, high = outcome.bounds
     assert 0 <= low <= exact <= high <= 1
     assert outcome.choices.runner_up is None and not outcome.choices.complete
+
+
+#: A heavy machine gun alone against a BC, an SMG and a green rifle squad: the first round
+#: leads to one state of the fight, so a search stopped at its second check of the time (after
+#: the proof that the building is taken for certain, which fails) has the bounds meet.
+LONE_HMG = {
+    "building": {"capacity": 3},
+    "defender": {
+        "units": [{"id": "p", "kind": "platoon"}],
+        "stands": [{"id": "d1", "type": "jhmg", "unit": "p"}],
+    },
+    "attacker": {
+        "units": [{"id": "c", "kind": "company", "units": [{"id": "q", "kind": "platoon"}]}],
+        "stands": [
+            {"id": "a1", "type": "bc", "unit": "c", "rating": 2},
+            {"id": "a2", "type": "smg", "unit": "c"},
+            {"id": "a3", "type": "rifle", "unit": "q", "quality": "green"},
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("side", ["defender", "attacker"])
+def test_a_stopped_take_whose_bounds_meet_is_optimal(side: str) -> None:
+    """Stopped at once, the line's value (the states not searched held) meets the upper bound
+    (taken): the value is proven, said so in text and JSON, with no runner-up claimed."""
+    battle = battle_from_data(LONE_HMG)
+    exact = oracle.fight_value(battle)
+    assert exact == Fraction(233, 248)
+    with mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(5)):
+        outcome = solve(battle, side, TAKE)
+    assert outcome.status == "optimal" and outcome.line.value == exact
+    assert outcome.bounds is None and outcome.searched == 1
+    assert outcome.choices.runner_up is None and not outcome.choices.complete
+    assert outcome.fight is not None and outcome.fight.p_attacker_takes == exact
+    assert check(battle, outcome.line.allocation()) == []
+    answer = answer_of(outcome)
+    assert answer.status == "optimal" and answer.note is None
+    assert not answer.alternatives_complete and answer.runner_up is None
+    assert "not all valued" in answer.why and "not proven" not in answer.why
+    assert answer.fight is not None and answer.fight.bounds is None
 
 
 def _house(defenders: list[dict[str, Any]], attackers: list[dict[str, Any]]) -> dict[str, Any]:
@@ -258,6 +302,33 @@ HOPELESS = _house(
     [{"id": f"d{i}", "type": "rifle", "unit": "p", "quality": "veteran"} for i in (1, 2)],
     [{"id": "a1", "type": "rifle", "unit": "q", "quality": "green", "suppressed": True}],
 )
+
+
+#: Two suppressed green squads against four rifle squads: a combat of two attackers may be
+#: lost, but what is left then wins the next round for certain.
+TAKEN_IN_TWO = _house(
+    [
+        {"id": f"d{i}", "type": "rifle", "unit": "p", "quality": "green", "suppressed": True}
+        for i in (1, 2)
+    ],
+    [{"id": f"a{i}", "type": "rifle", "unit": "q"} for i in range(1, 5)],
+)
+
+
+@pytest.mark.parametrize("side", ["defender", "attacker"])
+def test_a_building_taken_for_certain_over_two_rounds_is_proved_from_few_states(
+    side: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle = battle_from_data(TAKEN_IN_TWO)
+    assert oracle.fight_value(battle) == 1
+    proved = solve(battle, side, TAKE)
+    assert proved.status == "optimal" and proved.line.value == 1
+    assert proved.fight is not None and proved.fight.p_attacker_takes == 1
+    assert sum(proved.fight.outcomes.values()) == 1
+    assert check(battle, proved.line.allocation()) == []
+    monkeypatch.setattr(allocator.games.crossfire.search.engine, "PROOF_ATTEMPTS", 0)
+    searched = solve(battle, side, TAKE)
+    assert searched.line.value == 1 and 0 < proved.searched < searched.searched
 
 
 @pytest.mark.parametrize(("scenario", "value"), [(CERTAIN, 1), (HOPELESS, 0)])

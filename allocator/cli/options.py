@@ -17,7 +17,8 @@ TimeOption = Annotated[
     float,
     typer.Option(
         min=0.001,
-        help="Seconds the whole answer may take, model building included. At most "
+        help="Seconds the whole command may take, its start-up and model building included. "
+        "At most "
         f"CFALLOC_MAX_TIME_LIMIT ({default_limits().max_time_limit:g}).",
     ),
 ]

@@ -20,7 +20,7 @@ optimum and ties are broken exactly and deterministically (the first in enumerat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -49,6 +49,9 @@ from allocator.games.crossfire.search.enumeration import (
 EPSILON = 1e-9
 #: Lines valued at once (bounds the memory of a round with very many attacks).
 BATCH = 32_768
+#: Attacks on one grouping tried as a proof that the building is taken for certain (those with
+#: the fewest combats of uncertain outcome first).
+PROOF_ATTEMPTS = 64
 
 
 class OutOfTime(Exception):
@@ -143,6 +146,14 @@ class Engine:
         self.bounds = self.objective.bounds
         #: When set, states not yet searched count as this (bounds after a time-out).
         self.unknown_as: Fraction | None = None
+        #: By state: the line on its first grouping that proves the building taken for certain
+        #: (:meth:`proof`), or None when no proof was found.
+        self.proofs: dict[Any, Option | None] = {}
+        #: Whether a state's value can be proved the most a value can be without its search:
+        #: the building taken for certain (``take``) is worth exactly that.
+        self.provable = (
+            fight and self.bounds is not None and self.fight.end_value(True) == self.bounds[1]
+        )
 
     @property
     def fight(self) -> FightObjective:
@@ -178,15 +189,129 @@ class Engine:
             return float(self.unknown_as)
         if self.budget.expired():
             raise OutOfTime
-        lines = self.round_lines(self.later, index)
-        self.searched[self._key(index, rounds)] = lines
-        result = min(self.grouping_values(lines, rounds))
-        if self.dense:
-            self.values[index] = result
-        else:
-            self.values[self._key(index, rounds)] = result
-        self.states += 1
+        if self.proof(index, rounds) is not None:
+            assert self.bounds is not None
+            return float(self.bounds[1])
+        result = min(self.grouping_values(self._lines(index, rounds), rounds))
+        self._store(index, rounds, result)
         return result
+
+    def _store(self, index: int, rounds: int | None, value: float) -> None:
+        if self.dense:
+            self.values[index] = value
+        else:
+            self.values[self._key(index, rounds)] = value
+
+    def _lines(self, index: int, rounds: int | None) -> RoundLines:
+        """A later state's round, built once."""
+        key = self._key(index, rounds)
+        lines = self.searched.get(key)
+        if lines is None:
+            lines = self.searched[key] = self.round_lines(self.later, index)
+            self.states += 1
+        return lines
+
+    # --- proofs that the building is taken for certain ---------------------------------------
+
+    def proof(self, index: int, rounds: int | None) -> Option | None:
+        """A line proving that a later state's value is the most a value can be, or None.
+
+        The building is taken for certain when every grouping of the defender is met by an
+        attack that opposes every combat and all of whose outcomes (a combat won or lost for
+        certain ends one way, any other both ways) lead to states where it is taken, or that are
+        so proved in turn: then every line of the state is worth the most, bottom-up, without
+        the floats of any of its lines. Attacks that leave a combat unopposed are not tried
+        (the defender's reallocations would have to be proved too), nor more than
+        :data:`PROOF_ATTEMPTS` a grouping, so the proof may miss a state that is taken for
+        certain, never the other way round. The line returned is on the first grouping.
+        """
+        if not self.provable:
+            return None
+        key = self._key(index, rounds)
+        if key in self.proofs:
+            return self.proofs[key]
+        if self.budget.expired():
+            raise OutOfTime
+        found = self.proving_attacks(self._lines(index, rounds), rounds)
+        option = None if found is None else Option(0, found[0])
+        self.proofs[key] = option
+        if option is not None:
+            assert self.bounds is not None
+            self._store(index, rounds, float(self.bounds[1]))
+        return option
+
+    def proving_attacks(
+        self,
+        lines: RoundLines,
+        rounds: int | None,
+        certainty: Callable[[int], np.ndarray] | None = None,
+    ) -> list[int] | None:
+        """For every grouping of ``lines``, an attack proving the building taken for certain
+        (:meth:`proof`), or None as soon as one grouping has none. ``certainty``: each
+        grouping's :meth:`certainty`, when it is kept."""
+        later = None if rounds is None else rounds - 1
+        found = []
+        for g in range(len(lines.groupings)):
+            attacks = lines.attacks[g]
+            full = np.flatnonzero(attacks.full)
+            if not len(full):
+                return None
+            sure = self.certainty(lines, g) if certainty is None else certainty(g)
+            if len(full) < attacks.size:
+                sure = sure[full]
+            order = _fewest_uncertain(sure)
+            a = next(
+                (
+                    int(full[row])
+                    for row in order
+                    if self._all_taken(lines, g, int(full[row]), sure[row], later)
+                ),
+                None,
+            )
+            if a is None:
+                return None
+            found.append(a)
+        return found
+
+    def certainty(self, lines: RoundLines, g: int) -> np.ndarray:
+        """Each combat of each attack on grouping ``g`` that opposes them all, on its own: won
+        for certain (1), lost for certain (-1) or either (0); attacks that leave a combat
+        unopposed count as uncertain."""
+        attacks, grouping = lines.attacks[g], lines.groupings[g]
+        full = np.flatnonzero(attacks.full)
+        if len(full) == attacks.size:  # every attack opposes every combat: no copy of them
+            return self.odds.certainty(attacks, slice(None), grouping.stats)
+        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
+        if len(full):
+            sure[full] = self.odds.certainty(attacks, full, grouping.stats)
+        return sure
+
+    def _all_taken(
+        self, lines: RoundLines, g: int, a: int, sure: np.ndarray, later: int | None
+    ) -> bool:
+        """Whether every outcome of attack ``a`` on grouping ``g`` (``sure``: each combat won
+        for certain, lost for certain or either) leads to a state taken for certain."""
+        defender = lines.groupings[g].offsets
+        attacker = lines.attacks[g].offsets[a]
+        ends = [
+            [int(defender[k])]
+            if s == 1
+            else [int(attacker[k])]
+            if s == -1
+            else [int(defender[k]), int(attacker[k])]
+            for k, s in enumerate(sure)
+        ]
+        return all(self._taken(lines.index - sum(removed), later) for removed in product(*ends))
+
+    def _taken(self, index: int, rounds: int | None) -> bool:
+        winner = self.space.winner(index)
+        if winner is not None or rounds == 0:
+            return winner == "attacker"
+        assert self.bounds is not None
+        known = self.exact.get(self._key(index, rounds))
+        if known is not None:
+            return known == self.bounds[1]
+        return self.proof(index, rounds) is not None
 
     def round_lines(
         self, view: View, index: int, groupings: list[Grouping] | None = None
@@ -249,14 +374,17 @@ class Engine:
         found = np.full(attacks.size, -1.0)
         full = np.flatnonzero(attacks.full)
         d_stands = np.array([s.stands for s in grouping.stats])
+        every = len(full) == attacks.size
         for start in range(0, len(full), BATCH):  # the attacks that oppose every combat
-            part = full[start : start + BATCH]
+            # when every attack does, a slice: the attacks' arrays are then not copied
+            part: Any = slice(start, start + BATCH) if every else full[start : start + BATCH]
+            rows = min(BATCH, len(full) - start)
             found[part] = self._values(
                 lines.index,
                 self.odds.floats(attacks, part, grouping.stats),
-                np.broadcast_to(grouping.offsets, (len(part), len(grouping.offsets))),
+                np.broadcast_to(grouping.offsets, (rows, len(grouping.offsets))),
                 attacks.offsets[part],
-                np.broadcast_to(d_stands, (len(part), len(d_stands))),
+                np.broadcast_to(d_stands, (rows, len(d_stands))),
                 attacks.stands[part],
                 later,
             )
@@ -382,8 +510,13 @@ class Engine:
         if self.budget.expired():
             raise OutOfTime
         float_value = self.value(index, rounds)
-        lines = self.searched.get(key) or self.round_lines(self.later, index)
-        value, policy = self.exact_round(lines, rounds, float_value)
+        lines = self._lines(index, rounds)
+        proof = self.proofs.get(key)
+        if proof is not None:
+            later = None if rounds is None else rounds - 1
+            value, policy = self.exact_attack(lines, proof.grouping, proof.attack, later, 0.0)
+        else:
+            value, policy = self.exact_round(lines, rounds, float_value)
         self.exact[key] = value
         self.policy[key] = policy
         return value
@@ -414,8 +547,11 @@ class Engine:
         later = None if rounds is None else rounds - 1
         values = self.line_values(lines, rounds)[g]
         top = float(values.max())
+        candidates = np.flatnonzero(values >= top - EPSILON)
+        if isinstance(self.objective, RoundObjective):
+            candidates = _distinct_combats(lines.attacks[g], candidates)
         best: tuple[Fraction, Policy] | None = None
-        for a in np.flatnonzero(values >= top - EPSILON):
+        for a in candidates:
             candidate = self.exact_attack(lines, g, int(a), later, float(values[a]))
             if best is None or candidate[0] > best[0]:
                 best = candidate
@@ -492,6 +628,41 @@ class Engine:
             (prob, self.exact_value(child, later)) for child, prob in ordered
         )
         return value, Policy(option, value, ordered)
+
+
+def _distinct_combats(attacks: AttackSet, rows: np.ndarray) -> np.ndarray:
+    """``rows`` without the attacks that oppose every combat with the same sides as an earlier
+    one of them (a round objective values such a line from its combats' sides alone), in
+    order."""
+    full = attacks.full[rows]
+    if full.sum() < 2:
+        return rows
+    opposing = rows[full]
+    sides = np.concatenate(
+        [
+            attacks.total[opposing],
+            attacks.fighters[opposing],
+            attacks.can_fight[opposing].astype(attacks.total.dtype),
+            attacks.stands[opposing],
+        ],
+        axis=1,
+    )
+    _, first = np.unique(sides, axis=0, return_index=True)
+    keep = ~full
+    keep[np.flatnonzero(full)[first]] = True
+    return np.asarray(rows[keep])
+
+
+def _fewest_uncertain(sure: np.ndarray) -> list[int]:
+    """The first :data:`PROOF_ATTEMPTS` rows of ``sure`` by their number of combats of
+    uncertain outcome (0), in order within each number."""
+    uncertain = (sure == 0).sum(axis=1)
+    picked: list[int] = []
+    for count in range(sure.shape[1] + 1):
+        picked.extend(np.flatnonzero(uncertain == count)[: PROOF_ATTEMPTS - len(picked)].tolist())
+        if len(picked) == PROOF_ATTEMPTS:
+            break
+    return picked
 
 
 def _crossed(ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

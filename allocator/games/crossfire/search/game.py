@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from itertools import product
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,6 +40,8 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line, evalu
 LINES = 40_000_000
 #: Seconds each pass of the bounds may take once the time limit has stopped the search.
 BOUNDS_SECONDS = 0.2
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -166,23 +170,35 @@ class RootGame:
 
         Each combat is looked at on its own. If every grouping has an attack that wins every
         combat for certain, the building is taken in round 1 whatever the defender does: the
-        value is exactly 1. If some grouping meets every attack with combats the attacker cannot
-        win, and losing them all leaves him nothing to fight on with, it is exactly 0. The
-        choices whose value only the search could tell are not counted (the count is then not
-        complete) and there is no runner-up (none can be worse than 0, nor better than 1).
+        value is exactly 1; so it is when every grouping has an attack all of whose outcomes
+        lead to states where the building is taken for certain (:meth:`.Engine.proof`). If
+        some grouping meets every attack with combats the attacker cannot win, and losing them
+        all leaves him nothing to fight on with, it is exactly 0. The choices whose value only
+        the search could tell are not counted (the count is then not complete) and there is no
+        runner-up (none can be worse than 0, nor better than 1).
         """
         e, lines = self.engine, self.lines
-        sure = [self._certainty(g) for g in range(len(lines.groupings))]
-        winning = [np.flatnonzero((row == 1).all(axis=1)) for row in sure]
-        if all(len(w) for w in winning):
+        groupings = range(len(lines.groupings))
+        sure = cache(lambda g: e.certainty(lines, g))  # each grouping's, once it is asked
+
+        def winning(g: int) -> np.ndarray:
+            return np.flatnonzero((sure(g) == 1).all(axis=1))
+
+        won = all(len(winning(g)) for g in groupings)
+        proof = None if won else e.proving_attacks(lines, e.rounds, sure)
+        if proof is not None:
+            g, a = 0, proof[0]
+            every = side == "defender" and self.given is None
+            choices = Choices(len(lines.groupings) - 1 if every else 0, every, None)
+        elif won:
             g = 0
-            a = int(winning[g][0])
+            a = int(winning(g)[0])
             if side == "defender" and self.given is None:
                 choices = Choices(len(lines.groupings) - 1, True, None)
             else:
-                choices = Choices(len(winning[g]) - 1, False, None)
+                choices = Choices(len(winning(g)) - 1, False, None)
         else:
-            hopeless = [g for g in range(len(lines.groupings)) if self._hopeless(g, sure[g])]
+            hopeless = [g for g in groupings if self._hopeless(g, sure)]
             if not hopeless:
                 return None
             g, a = hopeless[0], 0
@@ -198,22 +214,12 @@ class RootGame:
         outcome.playbook = Playbook(self, policy)
         return outcome
 
-    def _certainty(self, g: int) -> np.ndarray:
-        """Each combat of each attack on grouping ``g`` that opposes them all, on its own: won
-        for certain (1), lost for certain (-1) or either (0); attacks that leave a combat
-        unopposed count as uncertain."""
-        attacks, grouping = self.lines.attacks[g], self.lines.groupings[g]
-        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
-        full = np.flatnonzero(attacks.full)
-        if len(full):
-            sure[full] = self.engine.odds.certainty(attacks, full, grouping.stats)
-        return sure
-
-    def _hopeless(self, g: int, sure: np.ndarray) -> bool:
-        """Whether every attack on grouping ``g`` opposes every combat, loses each for certain,
-        and leaves the attacker nothing that fights on (7b)."""
+    def _hopeless(self, g: int, sure: Callable[[int], np.ndarray]) -> bool:
+        """Whether every attack on grouping ``g`` opposes every combat, loses each for certain
+        (``sure``: each grouping's certainty), and leaves the attacker nothing that fights on
+        (7b)."""
         attacks = self.lines.attacks[g]
-        if not attacks.size or not attacks.full.all() or not (sure == -1).all():
+        if not attacks.size or not attacks.full.all() or not (sure(g) == -1).all():
             return False
         left = self.lines.index - attacks.offsets.sum(axis=1)
         return all(self.engine.space.winner(int(i)) == "defender" for i in np.unique(left))
@@ -269,7 +275,11 @@ class RootGame:
             return None
         e = self.engine
         first = Engine(e.battle, e.fight.first_round, None, e.budget)
-        lines = first.round_lines(first.root, first.root_index())
+        # the same lines as the fight's first round (a round's lines do not depend on the
+        # objective), valued afresh
+        lines = RoundLines(
+            self.lines.view, self.lines.index, self.lines.groupings, self.lines.attacks
+        )
         values = first.grouping_values(lines, None)
         best = min(range(len(values)), key=lambda g: values[g])
         chosen = sorted(lines.groupings[best].comps)
@@ -290,46 +300,74 @@ class RootGame:
         pass cut short bounds the optimum from the groupings it reached, or (the lower bound)
         not at all; a line whose exact value was not reached in time is worth what its first
         round alone gives (for ``take``, the chance of taking the building in that round), a
-        lower bound of its value too.
+        lower bound of its value too. Both sides answer the grouping most promising for the
+        defender (or the file's).
+
+        When the bounds meet at the line's value, that grouping's upper bound is the one
+        reached, and every state the line leads to was searched, the line is proven optimal
+        (:meth:`_proven`); its other choices are still not all compared.
         """
         e = self.engine
         ends = e.bounds or (None, None)
-        high, _ = self._pass(ends[1])
+        high, high_complete = self._pass(ends[1])
         top_high = {g: float(v.max()) for g, v in enumerate(high) if len(v)}
         upper = min(top_high, key=top_high.__getitem__)
         hi = self._exactly(lambda: e.exact_grouping(self.lines, upper, e.rounds)[0])
         low, low_complete = self._pass(ends[0])
         valued = [g for g in top_high if len(low[g])]
-        g = (
-            min(valued, key=top_high.__getitem__)
-            if side == "defender" and self.given is None
-            else 0
-        )
+        g = min(valued, key=top_high.__getitem__) if self.given is None else 0
         later = None if e.rounds is None else e.rounds - 1
 
-        def attack_value(g: int) -> Fraction | None:
+        def best_attack(g: int) -> tuple[Fraction, Policy] | None:
             a = int(np.argmax(low[g]))
-            return self._exactly(
-                lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a]))[0]
-            )
+            return self._exactly(lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a])))
 
-        a = int(np.argmax(low[g]))
-        line = self._line(Fraction(0), Policy(Option(g, a, self._finals(g, a)), Fraction(0), []))
-        value = attack_value(g)
-        if value is None:
-            value = evaluate(
+        found = best_attack(g)
+        if found is None:
+            a = int(np.argmax(low[g]))
+            policy = Policy(Option(g, a, self._finals(g, a)), Fraction(0), [])
+            line = self._line(Fraction(0), policy)
+            line.value = evaluate(
                 e.battle, e.objective.first_round, line.combats, line.attack, line.reallocate
             )
-        line.value = value
+        else:
+            policy = found[1]
+            line = self._line(*found)
         bounds = None
         if e.bounds is not None:
             least, most = e.bounds
-            lows = [attack_value(g) for g in valued] if low_complete else []
-            found = [v for v in lows if v is not None]
-            lo = min(found) if found and len(found) == len(lows) else least
+            every = range(len(self.lines.groupings))
+            lows = [best_attack(k) for k in every] if low_complete and high_complete else []
+            values = [v[0] for v in lows if v is not None]
+            lo = min(values) if values and len(values) == len(lows) else least
             bounds = (lo, most if hi is None else hi)
         e.unknown_as = None
+        if found is not None and g == upper and self._proven(line.value, bounds, policy):
+            outcome = GameOutcome(line, Choices(0, False, None), True, e.states)
+            if isinstance(e.objective, FightObjective):
+                outcome.fight = self._fight(policy)
+                outcome.playbook = Playbook(self, policy)
+            return outcome
         return GameOutcome(line, Choices(0, False, None), False, e.states, bounds=bounds)
+
+    def _proven(
+        self, value: Fraction, bounds: tuple[Fraction, Fraction] | None, policy: Policy
+    ) -> bool:
+        """Whether a stopped search's line is proven optimal.
+
+        The bounds meeting at the line's value prove the optimum. The line is worth it when its
+        grouping's upper bound is the one that met (the caller's check) and every state it leads
+        to was searched, so that its value assumed nothing: then no attack on that grouping is
+        worth more, and no reallocation less, than the line.
+        """
+        if bounds is None or not bounds[0] == bounds[1] == value:
+            return False
+        e = self.engine
+        later = None if e.rounds is None else e.rounds - 1
+        return all(
+            later == 0 or e.space.winner(child) is not None or e._known(child, later) is not None
+            for child, _ in policy.outcomes
+        )
 
     def _pass(self, unknown: Fraction | None) -> tuple[list[np.ndarray], bool]:
         """The first round's lines valued with the states not searched counted as ``unknown``
@@ -340,7 +378,7 @@ class RootGame:
         self.lines.forget()
         return e.line_values(self.lines, e.rounds, partial=True), self.lines.complete
 
-    def _exactly(self, value: Callable[[], Fraction]) -> Fraction | None:
+    def _exactly(self, value: Callable[[], T]) -> T | None:
         """An exact value worked out within :data:`BOUNDS_SECONDS`, or None."""
         self.engine.budget = Budget(BOUNDS_SECONDS)
         try:

@@ -144,7 +144,8 @@ def solve(
             f"--rounds bounds the whole fight: it does not apply to --objective {objective}"
         )
     budget = budget or Budget.of_answer(time_limit)
-    budget.check()  # a limit spent before the search (a slow start-up): no search to start
+    if budget.remaining() <= 0:  # spent before the search (a slow start-up): nothing to start
+        raise budget.ran_out()
     warnings = solve_warnings(battle)
     given = given_grouping(battle, warnings) if side == "attacker" else None
     search = budget.share(SEARCH_SHARE)

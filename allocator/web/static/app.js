@@ -10,6 +10,7 @@ import {wireExplain} from "./js/explain.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSolve} from "./js/solve.js";
+import {wireStale} from "./js/stale.js";
 import {emptyAllocation} from "./js/allocation.js";
 import {STAGES, useStages} from "./js/stages.js";
 import {commit, on, setStep, state, undo} from "./js/state.js";
@@ -55,6 +56,7 @@ async function start() {
   wireExplain();
   wireScenarios(ready);
   wireBuilder();
+  wireStale();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
     if (state.board) {

@@ -5,6 +5,7 @@ import {$, el, fill} from "./dom.js";
 import {builtSoFar, scenarioWith} from "./check.js";
 import {AIMS} from "./solve.js";
 import {oddsBar, ruleLink, warningsList, withRuleLinks} from "./show.js";
+import {answered} from "./stale.js";
 
 /** What each status of a step means, said to the player. */
 const STATUS_WORDS = {
@@ -48,6 +49,7 @@ async function explain() {
   } catch (error) {
     fill(result, errorNode(error, "explain-error"));
   }
+  answered("explain-result", explain, {board: builtSoFar});
 }
 
 export function wireExplain() {

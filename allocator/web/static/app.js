@@ -9,6 +9,7 @@ import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
+import {wireSaved} from "./js/saved.js";
 import {wireSolve} from "./js/solve.js";
 import {wireStale} from "./js/stale.js";
 import {emptyAllocation} from "./js/allocation.js";
@@ -57,6 +58,7 @@ async function start() {
   wireScenarios(ready);
   wireBuilder();
   wireStale();
+  wireSaved();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
     if (state.board) {

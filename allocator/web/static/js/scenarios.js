@@ -200,14 +200,20 @@ function fitsTheBoard(allocation, board) {
   }
 }
 
-/** Write the page's scenario, allocation, step and round history into its link. */
-export function saveToLink() {
-  if (!state.scenario) return;
+/** The link's fragment of the page's scenario, allocation, step and round history (null: none). */
+export function currentLink() {
+  if (!state.scenario) return null;
   const saved = state.source?.name ? {name: state.source.name} : {scenario: state.scenario};
   saved.allocation = leading(state.allocation, currentStage().parts);
   saved.step = state.step;
   Object.assign(saved, roundsForLink());
-  history.replaceState(null, "", linkFragment(saved));
+  return linkFragment(saved);
+}
+
+/** Write the page's scenario, allocation, step and round history into its link. */
+export function saveToLink() {
+  const link = currentLink();
+  if (link) history.replaceState(null, "", link);
 }
 
 async function share() {
@@ -245,6 +251,11 @@ async function openFromLink(hash) {
       text: "The link's history of the rounds played is damaged, so it is left out."}));
   }
   return true;
+}
+
+/** Open a link's fragment as a link is opened (a fight saved in the browser holds one). */
+export function openLink(fragment) {
+  return guarded(openFromLink(fragment));
 }
 
 /** Wire the picker, paste, upload and link; ``terms``: the page's start, awaited by any drawing. */

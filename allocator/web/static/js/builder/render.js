@@ -173,25 +173,63 @@ function ownEditor(side) {
       }, "Add a stand")));
 }
 
+/** A unit's readable name in the side's organisation (else its id). */
+function unitName(side, id) {
+  const detail = state.library.organisations.get(state.fight.sides[side].organisation);
+  return detail?.units.find((unit) => unit.id === id)?.name ?? id;
+}
+
+/** Put these stands beside a leader (``ids``: all of them, his whole list). */
+function setNear(leader, ids) {
+  updateStand(leader.id, {near: ids});
+  fightChanged();
+}
+
+/** One leader's ticks, with shortcuts: all of a unit beside him, or nobody. */
+function leaderTicks(leader, others) {
+  const near = new Set(leader.near ?? []);
+  const units = [...new Set(others.map((other) => other.unit))];
+  return el("fieldset", {class: "near-ticks"},
+    el("legend", {}, `${leader.name ?? leader.id} (${leader.id}): `,
+      terms().fields.near.description),
+    el("div", {class: "near-shortcuts"},
+      units.map((unit) => el("button", {
+        type: "button", class: "quiet", "data-testid": `builder-near-${leader.id}-unit-${unit}`,
+        onclick: () => setNear(leader, [...new Set([...near,
+          ...others.filter((other) => other.unit === unit).map((other) => other.id)])]),
+      }, `+ all of ${unitName("attacker", unit)}`)),
+      el("button", {
+        type: "button", class: "quiet", "data-testid": `builder-near-${leader.id}-none`,
+        onclick: () => setNear(leader, []),
+      }, "nobody")),
+    others.map((other) => el("label", {class: "inline", title: other.name ?? other.id},
+      el("input", {
+        type: "checkbox", checked: near.has(other.id) ? true : null,
+        "data-testid": `builder-near-${leader.id}-${other.id}`,
+        onchange: (event) => {
+          if (event.target.checked) near.add(other.id);
+          else near.delete(other.id);
+          setNear(leader, [...near]);
+        },
+      }), other.counter_label ?? other.id)));
+}
+
 /** For each attacking leader, a tick for each stand he may stand beside (one that fights). */
 function nearTicks(stands) {
   const leaders = stands.filter((s) => typeTerm(s.type).rated);
-  const others = stands.filter((s) => typeTerm(s.type).fights);
+  const fighting = stands.filter((s) => typeTerm(s.type).fights);
   if (!leaders.length) return el("p", {class: "note", text: "No attacking leader taking part."});
-  return leaders.map((leader) => el("fieldset", {class: "near-ticks"},
-    el("legend", {}, `${leader.label} ${leader.id}: ${terms().fields.near.description}`),
-    others.filter((o) => o.id !== leader.id).map((other) => el("label", {class: "inline"},
-      el("input", {
-        type: "checkbox", checked: leader.near?.includes(other.id) ? true : null,
-        "data-testid": `builder-near-${leader.id}-${other.id}`,
-        onchange: (event) => {
-          const near = new Set(leader.near ?? []);
-          if (event.target.checked) near.add(other.id);
-          else near.delete(other.id);
-          updateStand(leader.id, {near: [...near]});
-          fightChanged();
-        },
-      }), other.id))));
+  const othersOf = (leader) => fighting.filter((other) => other.id !== leader.id);
+  return [
+    el("button", {
+      type: "button", "data-testid": "builder-near-everyone",
+      onclick: () => {
+        for (const leader of leaders) updateStand(leader.id, {near: othersOf(leader).map((o) => o.id)});
+        fightChanged();
+      },
+    }, "Everyone within one stand width of everyone"),
+    leaders.map((leader) => leaderTicks(leader, othersOf(leader))),
+  ];
 }
 
 function nearSection() {

@@ -309,6 +309,7 @@ class Board(BaseModel):
     not_fighting: list[str] = Field(
         description="The attacking stands that take no part in the assault (4d)."
     )
+    not_fighting_words: str = Field(description="Why they take no part, in the rule's words.")
     building_text: str = Field(description="What the building holds, in a sentence.")
     defender: list[StandEntry]
     attacker: list[StandEntry]
@@ -555,6 +556,7 @@ def board(battle: Battle) -> Board:
         counted=capacity_rules.fighting_stands(battle),
         building_problems=list(capacity_rules.check(battle)),
         not_fighting=never_assaulting(battle),
+        not_fighting_words=f"Not in the assault: {RULES['4d'].statement} (4d)",
         building_text=capacity_rules.requirements(battle, 0)[0],
         defender=[stand_entry("defender", s) for s in battle.defender.stands.values()],
         attacker=[stand_entry("attacker", s) for s in battle.attacker.stands.values()],

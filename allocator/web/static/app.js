@@ -12,6 +12,7 @@ import {loadRules} from "./js/show.js";
 import {wireSaved} from "./js/saved.js";
 import {wireSolve} from "./js/solve.js";
 import {wireStale} from "./js/stale.js";
+import {wireText} from "./js/text.js";
 import {emptyAllocation} from "./js/allocation.js";
 import {STAGES, useStages} from "./js/stages.js";
 import {commit, on, setStep, state, undo} from "./js/state.js";
@@ -59,6 +60,7 @@ async function start() {
   wireBuilder();
   wireStale();
   wireSaved();
+  wireText();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
     if (state.board) {

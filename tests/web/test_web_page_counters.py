@@ -11,14 +11,14 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright is not installed")
 from playwright.sync_api import expect
 
-from web.test_web_page import BOTH_SIZES, expect_status
+from web.test_web_page import BOTH_SIZES, expect_status, open_rule_case
 
 pytestmark = pytest.mark.browser
 
 
 @BOTH_SIZES
 def test_counters_have_short_labels_and_weapons_wait_apart(page: Any) -> None:
-    page.get_by_test_id("scenario-select").select_option("rule-4d-pass")
+    open_rule_case(page, "rule-4d-pass")
     expect(page.locator("body")).not_to_have_attribute("data-loading", "true")
     expect_status(page, "legal")
     squad = page.get_by_test_id("counter-jp-1plt-sq1")

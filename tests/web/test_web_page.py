@@ -684,6 +684,7 @@ def test_explain_reads_in_english_with_rules_linked(page: Any) -> None:
     expect(steps.nth(7)).to_contain_text("13/16 (81.3%)")
     expect(steps.nth(7).get_by_test_id("parts-defender").first).to_contain_text("h1 crew -2")
     text_has_no_raw_data(result.inner_text())
+    page.get_by_test_id("explain-goto-4").click()
     link = steps.nth(4).locator("[data-testid=rule-link][data-rule='4b']").first
     link.click()
     entry = page.locator("#rule-4b")

@@ -76,6 +76,8 @@ function counter(stand, broken, note = null) {
   if (picked) classes.push("picked");
   if (movable) classes.push("pickable");
   if (rules.length) classes.push("broken");
+  const lit = state.lit.has(stand.id);
+  if (lit) classes.push("lit");
   return el("button", {
     type: "button",
     class: classes.join(" "),
@@ -84,6 +86,7 @@ function counter(stand, broken, note = null) {
     "aria-disabled": String(!movable),
     tabindex: movable ? null : "-1",
     "aria-label": stand.description + (picked ? "; picked up" : "") +
+      (lit ? "; in the step explained" : "") +
       (rules.length ? `; breaks rule ${rules.join(", ")}` : ""),
     title: [`${stand.name} (${stand.id})`, ...broken.map((v) => `${v.rule}: ${v.message}`)]
       .join("\n"),

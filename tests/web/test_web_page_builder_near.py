@@ -37,3 +37,12 @@ def test_near_shortcuts_put_a_platoon_or_everyone_beside_the_leaders(page: Any) 
         "de-coy-cc."
     )
     expect(page.get_by_test_id("builder-near-de-1plt-pc-de-1plt-sq2")).to_be_checked()
+
+
+def test_the_tokens_on_the_table_go_by_their_counter_labels(page: Any) -> None:
+    build_two_organisations(page)
+    page.get_by_test_id("builder-positions").check()
+    token = page.get_by_test_id("builder-token-de-1plt-sq2")
+    expect(token).to_have_text("1/2 Sqd")
+    expect(token).to_have_attribute("title", "1st Platoon, 2nd Squad (de-1plt-sq2)")
+    expect(page.get_by_test_id("builder-token-de-1plt-pc")).to_have_text("1 Plt PC")

@@ -65,3 +65,31 @@ def test_the_builder_names_stands_and_organisations_for_people(page: Any) -> Non
     expect(page.get_by_test_id("builder-org-defender").locator("option:checked")).not_to_have_text(
         "soviet-rifle-company"
     )
+
+
+TOO_FULL = (
+    "title: Too full\n"
+    "building: {name: Barn, capacity: 1}\n"
+    "defender:\n  units: [{id: p, kind: platoon}]\n"
+    "  stands: [{id: d1, type: rifle, unit: p}, {id: d2, type: rifle, unit: p}]\n"
+    "attacker:\n  units: [{id: q, kind: platoon}]\n"
+    "  stands: [{id: a1, type: rifle, unit: q}]\n"
+    "allocation: {combats: {A: [d1], B: [d2]}}\n"
+)
+
+
+def test_a_pasted_building_too_full_gets_a_way_out_on_the_board(page: Any) -> None:
+    page.get_by_text("Paste or upload your own").click()
+    page.get_by_test_id("scenario-text").fill(TOO_FULL)
+    page.get_by_test_id("use-text").click()
+    error = page.get_by_test_id("board-capacity-error")
+    expect(error).to_contain_text("its capacity is 1: leave 1 outside")
+    leave = page.get_by_test_id("board-leave-outside")
+    expect(leave).to_be_disabled()
+    page.get_by_test_id("board-outside-d2").check()
+    leave.click()
+    expect(page.get_by_test_id("scenario-select")).to_contain_text("Too full (without d2)")
+    expect(page.get_by_test_id("board-capacity-error")).to_have_count(0)
+    expect(page.get_by_test_id("counter-d2")).to_have_count(0)
+    # d1 keeps his combat
+    expect(page.get_by_test_id("combat-A").get_by_test_id("counter-d1")).to_be_visible()

@@ -7,6 +7,7 @@ import {wireCheck} from "./js/check.js";
 import {wireDice} from "./js/dice.js";
 import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
+import {wireOutside} from "./js/outside.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSaved} from "./js/saved.js";
@@ -61,6 +62,7 @@ async function start() {
   wireStale();
   wireSaved();
   wireText();
+  wireOutside();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
     if (state.board) {

@@ -32,6 +32,7 @@ from allocator.core.library import names
 from allocator.core.limits import Limits
 from allocator.core.reader import excerpt
 from allocator.core.text import PERCENT_DIGITS, SIGNED_DIGITS, listing
+from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import (
     COMMANDERS,
     ROLES,
@@ -45,6 +46,7 @@ from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, OBJECTIVES
 from allocator.games.crossfire.profile import crossfire_profiles, shipped_profile
 from allocator.games.crossfire.rules import RULES, STEP_TITLES, step_rules
 from allocator.games.crossfire.rules import capacity as capacity_rules
+from allocator.games.crossfire.rules.attack import never_assaulting
 from allocator.games.crossfire.rules.base import combat_names
 from allocator.games.crossfire.rules.resolution import keeps_fighting
 from allocator.games.crossfire.scenario_file import scenario_yaml
@@ -236,6 +238,8 @@ class StandEntry(BaseModel):
     role: Role
     commander: bool
     label: str = Field(description="The type as a counter names it.")
+    name: str = Field(description='Its readable name, "1st Platoon, 2nd Squad" (else its id).')
+    counter_label: str = Field(description='Its counter\'s short label, "1/2 Sqd" (else its id).')
     description: str = Field(description="The stand in words, for a screen reader.")
 
 
@@ -297,6 +301,15 @@ class Board(BaseModel):
     description: str | None
     building: Building
     inside: int = Field(description="The defender's squads and crew-served weapons (B1).")
+    counted: list[str] = Field(description="The defending stands that count against capacity (B1).")
+    building_problems: list[Violation] = Field(
+        description="The building's rules this fight breaks whatever the allocation (B1, B2): "
+        "put right before the fight can be played."
+    )
+    not_fighting: list[str] = Field(
+        description="The attacking stands that take no part in the assault (4d)."
+    )
+    not_fighting_words: str = Field(description="Why they take no part, in the rule's words.")
     building_text: str = Field(description="What the building holds, in a sentence.")
     defender: list[StandEntry]
     attacker: list[StandEntry]
@@ -326,9 +339,15 @@ def stand_entry(side: SideName | None, stand: Stand) -> StandEntry:
     """A stand with its role, label and description (``side`` leads the description)."""
     role = ROLES[stand.type]
     rating = "" if stand.rating is None else f", rating +{stand.rating}"
-    words = f"{TYPE_LABELS[stand.type]} {stand.id} ({ROLE_LABELS[role]}), unit {stand.unit}{rating}"
+    named = f"{stand.name}, " if stand.name else ""
+    words = (
+        f"{named}{TYPE_LABELS[stand.type]} {stand.id} ({ROLE_LABELS[role]}), "
+        f"unit {stand.unit}{rating}"
+    )
     return StandEntry(
         **stand.model_dump(exclude={"position", "near", "name", "label"}),
+        name=stand.name or stand.id,
+        counter_label=stand.label or stand.id,
         position=stand.position,
         near=list(stand.near),
         role=role,
@@ -534,6 +553,10 @@ def board(battle: Battle) -> Board:
         description=scenario.description,
         building=scenario.building,
         inside=len(capacity_rules.fighting_stands(battle)),
+        counted=capacity_rules.fighting_stands(battle),
+        building_problems=list(capacity_rules.check(battle)),
+        not_fighting=never_assaulting(battle),
+        not_fighting_words=f"Not in the assault: {RULES['4d'].statement} (4d)",
         building_text=capacity_rules.requirements(battle, 0)[0],
         defender=[stand_entry("defender", s) for s in battle.defender.stands.values()],
         attacker=[stand_entry("attacker", s) for s in battle.attacker.stands.values()],

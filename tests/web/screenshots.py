@@ -128,7 +128,9 @@ def explain(page: Any) -> Any:
     open_example(page)
     page.get_by_test_id("explain").click()
     expect(page.get_by_test_id("explain-step")).to_have_count(8)
-    return page.get_by_test_id("explain-result")
+    page.get_by_test_id("explain-goto-2").click()  # the HMGs pair up: both lit on the board
+    expect(page.locator(".counter.lit")).to_have_count(2)
+    return page.locator("main.board-area")
 
 
 def scenario_error(page: Any) -> Any:

@@ -183,7 +183,10 @@ def test_board_says_who_is_near_whom_by_positions_and_lists(client: TestClient) 
     assert board["near"] == {"de-1plt-pc": ["de-1plt-sq1"], "de-coy-cc": ["de-1plt-sq2"]}
     assert board["warnings"] == []
     leader = next(s for s in board["attacker"] if s["id"] == "de-1plt-pc")
-    assert leader["description"] == "attacker PC de-1plt-pc (leader), unit 1plt, rating +2"
+    assert leader["description"] == (
+        "attacker 1st Platoon commander, PC de-1plt-pc (leader), unit 1plt, rating +2"
+    )
+    assert (leader["name"], leader["counter_label"]) == ("1st Platoon commander", "1 Plt PC")
 
 
 def test_board_warns_of_a_leader_near_nobody(client: TestClient) -> None:

@@ -60,6 +60,15 @@ def open_example(page: Any, *, empty: bool = False) -> None:
         expect_settled(page)
 
 
+def open_rule_case(page: Any, name: str) -> None:
+    """Pick one of the rules' own cases from their folded picker."""
+    box = page.get_by_test_id("rules-scenarios")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    page.get_by_test_id("rules-select").select_option(name)
+    expect(page.get_by_test_id("scenario-select")).to_have_value("")
+
+
 def put(page: Any, stand: str, combat: str) -> None:
     """Click a counter, then a combat box (``"new"``: the New combat box)."""
     page.get_by_test_id(f"counter-{stand}").click()
@@ -167,10 +176,13 @@ def test_a_legal_example_opens_first_and_new_fight_is_in_sight(page: Any) -> Non
     groups = page.locator("[data-testid=scenario-select] optgroup").evaluate_all(
         "nodes => nodes.map(n => n.label)"
     )
-    assert groups[:2] == [
-        "Examples from the guide",
-        "Rule by rule (a legal and a broken case of each)",
-    ]
+    assert groups[:2] == ["Examples from the guide", "More scenarios"]
+    # the rules' own cases are folded away in a picker of their own
+    expect(page.get_by_test_id("rules-scenarios")).not_to_have_attribute("open", "")
+    cases = page.locator("[data-testid=rules-select] optgroup").evaluate_all(
+        "nodes => nodes.map(n => n.label)"
+    )
+    assert cases == ["Rule by rule (a legal and a broken case of each)", "Edge cases"]
     guide = page.locator("optgroup[label='Examples from the guide'] option")
     values = guide.evaluate_all("nodes => nodes.map(n => n.value)")
     assert values and all(v.startswith("guide-") for v in values)
@@ -672,6 +684,7 @@ def test_explain_reads_in_english_with_rules_linked(page: Any) -> None:
     expect(steps.nth(7)).to_contain_text("13/16 (81.3%)")
     expect(steps.nth(7).get_by_test_id("parts-defender").first).to_contain_text("h1 crew -2")
     text_has_no_raw_data(result.inner_text())
+    page.get_by_test_id("explain-goto-4").click()
     link = steps.nth(4).locator("[data-testid=rule-link][data-rule='4b']").first
     link.click()
     entry = page.locator("#rule-4b")

@@ -18,6 +18,8 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 
 from playwright.sync_api import expect
 
+from web.test_web_page import open_rule_case
+
 pytestmark = pytest.mark.browser
 
 SEED = "guide-2hmg-1squad-v-4"
@@ -147,7 +149,7 @@ def test_a_malformed_link_is_one_message_and_no_request(page: Any) -> None:
 
 def test_a_link_placing_stands_the_scenario_has_not_is_one_message(page: Any) -> None:
     settled(page)
-    page.get_by_test_id("scenario-select").select_option("rule-1a-pass")
+    open_rule_case(page, "rule-1a-pass")
     settled(page, "1a legal")
     for name, (fragment, place, words) in UNFIT.items():
         requests = open_link(page, fragment)

@@ -12,6 +12,8 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 
 from playwright.sync_api import expect
 
+from web.test_web_page import open_rule_case
+
 pytestmark = pytest.mark.browser
 
 
@@ -21,7 +23,7 @@ def put(page: Any, stand: str, combat: str) -> None:
 
 
 def test_the_status_never_asks_to_place_the_attackers_gun(page: Any) -> None:
-    page.get_by_test_id("scenario-select").select_option("rule-4d-pass")
+    open_rule_case(page, "rule-4d-pass")
     expect(page.locator("body")).not_to_have_attribute("data-loading", "true")
     expect(page.get_by_test_id("check-status")).to_have_attribute("data-state", "legal")
     page.get_by_test_id("clear").click()

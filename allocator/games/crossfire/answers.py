@@ -182,6 +182,10 @@ class ExplainStep(Answer):
     status: Literal["followed", "optimal", "best found", "broken", "not given", "not reached"]
     violations: list[Violation]
     odds: RoundAnswer | None = Field(default=None, exclude_if=is_none)
+    stands: list[str] = Field(
+        default_factory=list,
+        description="The stands this step places or moves (a picture of the step lights them).",
+    )
 
 
 class ExplainAnswer(Answer):

@@ -18,11 +18,11 @@ from typing import Literal
 from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.answers import ExplainAnswer, ExplainStep
-from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.check import is_complete
 from allocator.games.crossfire.fight import fight_answer
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
-from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, check, step_rules
+from allocator.games.crossfire.rules import FAMILIES, STEP_TITLES, capacity, check, step_rules
 from allocator.games.crossfire.rules.attack import attack_view
 from allocator.games.crossfire.schema import Allocation
 from allocator.games.crossfire.warnings import battle_warnings
@@ -66,6 +66,53 @@ def _chosen(battle: Battle, allocation: Allocation, step: int) -> str | None:
     return None
 
 
+def _heads(battle: Battle, combats: dict[str, list[str]]) -> list[str]:
+    """Step 1's stands: the squads, and the CC or BC who forms a combat holding no squad (1b)."""
+    heads = []
+    for ids in combats.values():
+        squads = [s for s in ids if battle.role(s) == Role.squad]
+        commanders = [s for s in ids if battle.is_commander(s)]
+        heads += squads or commanders[:1]
+    return heads
+
+
+def stands_of_step(battle: Battle, allocation: Allocation, step: int) -> list[str]:
+    """The stands a step places or moves in this allocation, for a picture of the step.
+
+    Step 0 the stands that count against the capacity; 1 the squads and the CCs or BCs who form
+    a combat; 2 the crew-served weapons; 3 the rest of the defender; 4 the attacking squads and
+    the CC or BC who takes a combat as a squad (4b); 5 the rest of the attacker; 6 the stands
+    moved; 7 every stand in a combat.
+
+    Examples
+    --------
+    >>> from allocator.core.library import folder
+    >>> from allocator.games.crossfire.battle import load_battle
+    >>> b = load_battle(folder("scenarios") / "guide-2hmg-1squad-v-4.yaml")
+    >>> [stands_of_step(b, b.allocation, step) for step in (1, 2, 4)]
+    [['d1'], ['h1', 'h2'], ['a1', 'a2', 'a3', 'a4']]
+    """
+    combats = allocation.combats or {}
+    attack = allocation.attack or {}
+    defenders = [s for ids in combats.values() for s in ids]
+    attackers = [s for ids in attack.values() for s in ids]
+    if step == 0:
+        return capacity.fighting_stands(battle)
+    if step in (1, 3):
+        heads = _heads(battle, combats)
+        weapons = set(stands_of_step(battle, allocation, 2))
+        return heads if step == 1 else [s for s in defenders if s not in heads and s not in weapons]
+    if step == 2:
+        return [s for s in defenders if battle.role(s) == Role.weapon]
+    if step in (4, 5):
+        acting = set(attack_view(battle, combats, attack).acting.values()) if attack else set()
+        squads = [s for s in attackers if battle.role(s) == Role.squad or s in acting]
+        return squads if step == 4 else [s for s in attackers if s not in squads]
+    if step == 6:
+        return list(allocation.reallocate or {})
+    return defenders + attackers
+
+
 def explain_allocation(battle: Battle, allocation: Allocation) -> list[ExplainStep]:
     if allocation.reallocate is None and is_complete(allocation):
         allocation = allocation.model_copy(update={"reallocate": {}})  # all opposed: none moves
@@ -87,6 +134,7 @@ def explain_allocation(battle: Battle, allocation: Allocation) -> list[ExplainSt
                 text=text,
                 status=("broken" if broken else "followed") if given else "not given",
                 violations=broken if given else [],
+                stands=stands_of_step(battle, allocation, step) if given else [],
             )
         )
     steps.append(_resolution(battle, allocation, violations))
@@ -114,7 +162,14 @@ def _resolution(battle: Battle, allocation: Allocation, violations: list[Violati
     text = requirements(battle, 7)[:1] + [combat_sentence(c) for c in odds.combats]
     text.append(round_sentence(odds))
     return ExplainStep(
-        step=7, title=title, rules=rules, text=text, status="followed", violations=[], odds=odds
+        step=7,
+        title=title,
+        rules=rules,
+        text=text,
+        status="followed",
+        violations=[],
+        odds=odds,
+        stands=stands_of_step(battle, allocation, 7),
     )
 
 

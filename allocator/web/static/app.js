@@ -7,9 +7,13 @@ import {wireCheck} from "./js/check.js";
 import {wireDice} from "./js/dice.js";
 import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
+import {wireOutside} from "./js/outside.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
+import {wireSaved} from "./js/saved.js";
 import {wireSolve} from "./js/solve.js";
+import {wireStale} from "./js/stale.js";
+import {wireText} from "./js/text.js";
 import {emptyAllocation} from "./js/allocation.js";
 import {STAGES, useStages} from "./js/stages.js";
 import {commit, on, setStep, state, undo} from "./js/state.js";
@@ -55,6 +59,10 @@ async function start() {
   wireExplain();
   wireScenarios(ready);
   wireBuilder();
+  wireStale();
+  wireSaved();
+  wireText();
+  wireOutside();
   on("drawn", renderBoard);
   $("clear").addEventListener("click", () => {
     if (state.board) {

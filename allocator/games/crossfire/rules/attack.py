@@ -216,6 +216,33 @@ def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
     yield from _check_leaders(battle, view)
 
 
+#: 4d: the roles of the attacking stands that never assault (crew-served weapons, FOs, snipers).
+_NEVER_ASSAULT = (Role.weapon, Role.noncombatant)
+
+
+def never_assaulting(battle: Battle) -> list[str]:
+    """4d: the attacking stands that take no part in the assault, in the side's order.
+
+    Parameters
+    ----------
+    battle : Battle
+        The fight.
+
+    Returns
+    -------
+    list[str]
+        The ids of the attacking crew-served weapons, FOs and snipers.
+
+    Examples
+    --------
+    >>> from allocator.games.crossfire.battle import load_battle
+    >>> from allocator.core.library import folder
+    >>> never_assaulting(load_battle(folder("scenarios") / "rule-4d-fail.yaml"))
+    ['jp-bn-gun']
+    """
+    return [s for s in battle.attacker.ids() if battle.role(s) in _NEVER_ASSAULT]
+
+
 def _check_membership(battle: Battle, attack: Mapping[str, Sequence[str]]) -> Iterator[Violation]:
     """4d and 4e."""
     seen: dict[str, list[str]] = {}
@@ -223,7 +250,7 @@ def _check_membership(battle: Battle, attack: Mapping[str, Sequence[str]]) -> It
         for stand in ids:
             seen.setdefault(stand, []).append(name)
     for stand, places in seen.items():
-        if battle.role(stand) in (Role.weapon, Role.noncombatant):
+        if battle.role(stand) in _NEVER_ASSAULT:
             yield _RULE["4d"].breach(
                 f"{stand} ({battle.stand(stand).type}) cannot assault: only squads and leaders "
                 "take part; leave it out.",

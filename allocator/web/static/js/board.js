@@ -76,6 +76,8 @@ function counter(stand, broken, note = null) {
   if (picked) classes.push("picked");
   if (movable) classes.push("pickable");
   if (rules.length) classes.push("broken");
+  const lit = state.lit.has(stand.id);
+  if (lit) classes.push("lit");
   return el("button", {
     type: "button",
     class: classes.join(" "),
@@ -84,8 +86,10 @@ function counter(stand, broken, note = null) {
     "aria-disabled": String(!movable),
     tabindex: movable ? null : "-1",
     "aria-label": stand.description + (picked ? "; picked up" : "") +
+      (lit ? "; in the step explained" : "") +
       (rules.length ? `; breaks rule ${rules.join(", ")}` : ""),
-    title: broken.map((v) => `${v.rule}: ${v.message}`).join("\n") || null,
+    title: [`${stand.name} (${stand.id})`, ...broken.map((v) => `${v.rule}: ${v.message}`)]
+      .join("\n"),
     onclick: (event) => {
       if (!movable) return;  // let the click reach the combat box around it
       event.stopPropagation();
@@ -106,7 +110,7 @@ function counter(stand, broken, note = null) {
     },
   },
   el("span", {class: "c-type", text: stand.label}),
-  el("span", {class: "c-id", text: stand.id}),
+  el("span", {class: "c-id", text: stand.counter_label}),
   el("span", {class: "c-unit", text: stand.unit}),
   stand.rating === null ? null : el("span", {class: "c-rating", text: `+${stand.rating}`}),
   stand.quality === state.library.terms.fields.quality.default
@@ -147,12 +151,18 @@ function pool(side, ids, byStand) {
   const backTarget = stage.pool !== null && picked?.side === side && placedIn(picked) !== null;
   box.classList.toggle("target", backTarget);
   box.onclick = backTarget ? () => place(null) : null;
+  const apart = new Set(side === "attacker" ? state.board.not_fighting : []);
+  const drawn = (id) => counter(state.stands.get(id), byStand.get(id) ?? []);
+  const out = ids.filter((id) => apart.has(id));
   fill(box,
     backTarget ? el("button", {
       type: "button", class: "place", "data-testid": `unplace-${side}`,
       onclick: (event) => { event.stopPropagation(); place(null); },
     }, stage.pool.replace("{id}", picked.id)) : null,
-    ids.map((id) => counter(state.stands.get(id), byStand.get(id) ?? [])),
+    ids.filter((id) => !apart.has(id)).map(drawn),
+    out.length ? el("div", {class: "not-fighting", "data-testid": "not-fighting"},
+      el("p", {class: "note"}, withRuleLinks(state.board.not_fighting_words)), out.map(drawn))
+      : null,
     ids.length ? null : el("p", {class: "note", text: "None: every stand is in a combat."}),
     boxViolations(ids, byStand),
   );

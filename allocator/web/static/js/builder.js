@@ -9,6 +9,7 @@
 // request's failure is shown in the builder, in words.
 import {api, gameTerms} from "./api.js";
 import {$, el, listing} from "./dom.js";
+import {saveFight} from "./saved.js";
 import {openOwn} from "./scenarios.js";
 import {fightChanged, on, state} from "./state.js";
 import {SIDES, builtScenario, missingOrganisations, newFight, sideStands} from "./builder/fight.js";
@@ -92,6 +93,7 @@ function downloadYaml() {
 async function useFight() {
   const {scenario, board} = state.fight.answer;
   await openOwn(scenario, board.title);  // a failure is shown above the board
+  if (state.board?.title === board.title) saveFight();  // kept over a reload
   closeBuilder();
   $("building-name").scrollIntoView({block: "start"});
   $("building-name").focus();

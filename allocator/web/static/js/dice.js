@@ -8,6 +8,7 @@ import {scenarioWith} from "./check.js";
 import {entryOf, oddsAfter, renderHistory} from "./rounds.js";
 import {openOwn, saveToLink} from "./scenarios.js";
 import {partsList, standChips, withRuleLinks} from "./show.js";
+import {answered} from "./stale.js";
 import {on, state} from "./state.js";
 
 const FIGHT_ENDS = {
@@ -116,11 +117,19 @@ async function play(body, fromTable, seedGiven) {
   } catch (error) {
     fill($("roll-result"), errorNode(error, fromTable ? "dice-error" : "roll-error"));
   }
+  answered("roll-result", fromTable ? applyTableDice : roll,
+    {words: fromTable ? "apply the dice to this board" : "roll for this board"});
+}
+
+/** Say that the dice cannot decide yet (``testid``: where), for this board. */
+function refuse(testid, again) {
+  fill($("roll-result"), errorNode(notReady(), testid));
+  answered("roll-result", again, {words: "try again"});
 }
 
 async function roll() {
   if (!combatsToRoll()) {
-    fill($("roll-result"), errorNode(notReady(), "roll-error"));
+    refuse("roll-error", roll);
     return;
   }
   const seed = $("seed").value.trim();
@@ -131,7 +140,7 @@ async function roll() {
 
 async function applyTableDice() {
   if (!combatsToRoll()) {
-    fill($("roll-result"), errorNode(notReady(), "dice-error"));
+    refuse("dice-error", applyTableDice);
     return;
   }
   const dice = {};

@@ -12,11 +12,14 @@ import {roundsForLink, roundsFromLink} from "./rounds.js";
 import {STAGES} from "./stages.js";
 import {currentStage, on, reset, state} from "./state.js";
 
-/** The picker's groups: shipped scenarios by the prefix of their names, then the player's own. */
+/**
+ * The picker's groups: shipped scenarios by the prefix of their names, then the player's own.
+ * The rules' own cases (``rules``) are in a second picker, folded away under the first.
+ */
 const GROUPS = [
   {prefix: "guide-", label: "Examples from the guide"},
-  {prefix: "rule-", label: "Rule by rule (a legal and a broken case of each)"},
-  {prefix: "edge-", label: "Edge cases"},
+  {prefix: "rule-", label: "Rule by rule (a legal and a broken case of each)", rules: true},
+  {prefix: "edge-", label: "Edge cases", rules: true},
   {prefix: "", label: "More scenarios"},
 ];
 
@@ -26,23 +29,39 @@ let linkAtStart = "";     // the fragment of the link the page was opened with
 let shipped = [];         // the /api/scenarios listing
 let loadTicket = 0;
 
-function renderPicker() {
-  const select = $("scenario-select");
-  const groups = GROUPS.map(({prefix, label}) => {
-    const items = shipped.filter((item) => item.name.startsWith(prefix) &&
-      !GROUPS.some((g) => g.prefix && g.prefix !== prefix && item.name.startsWith(g.prefix)));
+function groupOf(name) {
+  return GROUPS.find((group) => group.prefix && name.startsWith(group.prefix)) ?? GROUPS.at(-1);
+}
+
+function optgroups(groups) {
+  return groups.map((group) => {
+    const items = shipped.filter((item) => groupOf(item.name) === group);
     return items.length
-      ? el("optgroup", {label}, items.map((item) =>
+      ? el("optgroup", {label: group.label}, items.map((item) =>
         el("option", {value: item.name, text: item.title ?? item.name})))
       : null;
   });
+}
+
+function renderPicker() {
+  const select = $("scenario-select");
+  const rulesSelect = $("rules-select");
+  const name = state.source?.name;
+  const ruleCase = name !== undefined && groupOf(name).rules === true;
   const mine = own.length
     ? el("optgroup", {label: "Your own"}, own.map((item, i) =>
       el("option", {value: `own:${i}`, text: item.label})))
     : null;
-  fill(select, groups, mine);
-  if (state.source?.name) select.value = state.source.name;
-  else if (state.source?.own !== undefined) select.value = `own:${state.source.own}`;
+  fill(select,
+    ruleCase ? el("option", {value: "", disabled: true, text: "A case of the rules (below)"})
+      : null,
+    optgroups(GROUPS.filter((group) => !group.rules)), mine);
+  fill(rulesSelect, el("option", {value: "", disabled: true, text: "Choose a case…"}),
+    optgroups(GROUPS.filter((group) => group.rules)));
+  select.value = ruleCase ? "" : name ?? "";
+  rulesSelect.value = ruleCase ? name : "";
+  if (ruleCase) $("rules-box").open = true;
+  if (state.source?.own !== undefined) select.value = `own:${state.source.own}`;
 }
 
 export function showScenarioError(error) {
@@ -200,14 +219,20 @@ function fitsTheBoard(allocation, board) {
   }
 }
 
-/** Write the page's scenario, allocation, step and round history into its link. */
-export function saveToLink() {
-  if (!state.scenario) return;
+/** The link's fragment of the page's scenario, allocation, step and round history (null: none). */
+export function currentLink() {
+  if (!state.scenario) return null;
   const saved = state.source?.name ? {name: state.source.name} : {scenario: state.scenario};
   saved.allocation = leading(state.allocation, currentStage().parts);
   saved.step = state.step;
   Object.assign(saved, roundsForLink());
-  history.replaceState(null, "", linkFragment(saved));
+  return linkFragment(saved);
+}
+
+/** Write the page's scenario, allocation, step and round history into its link. */
+export function saveToLink() {
+  const link = currentLink();
+  if (link) history.replaceState(null, "", link);
 }
 
 async function share() {
@@ -247,11 +272,17 @@ async function openFromLink(hash) {
   return true;
 }
 
+/** Open a link's fragment as a link is opened (a fight saved in the browser holds one). */
+export function openLink(fragment) {
+  return guarded(openFromLink(fragment));
+}
+
 /** Wire the picker, paste, upload and link; ``terms``: the page's start, awaited by any drawing. */
 export function wireScenarios(terms) {
   ready = terms;
   linkAtStart = location.hash;
   $("scenario-select").addEventListener("change", pickFromList);
+  $("rules-select").addEventListener("change", (event) => loadShipped(event.target.value));
   $("use-text").addEventListener("click", useText);
   $("scenario-file").addEventListener("change", readUpload);
   $("share").addEventListener("click", share);

@@ -6,6 +6,7 @@ import {
 } from "./dom.js";
 import {scenarioWith} from "./check.js";
 import {oddsBar, standChips, warningsList} from "./show.js";
+import {answered} from "./stale.js";
 import {commit, state} from "./state.js";
 
 /** The attacker's aims the server can optimise, by name: each one's title (from /api/terms). */
@@ -86,6 +87,7 @@ function fightPanel(fight) {
 }
 
 async function solve(side) {
+  const again = () => solve(side);
   const result = $("solve-result");
   const buttons = document.querySelectorAll("[data-side]");
   const combats = copyAllocation(state.allocation).combats;
@@ -95,15 +97,17 @@ async function solve(side) {
   buttons.forEach((button) => { button.disabled = true; });
   try {
     const body = {scenario: scenarioWith(given), side, objective};
-    fill(result, solveAnswer(await api("/api/solve", {body})));
+    fill(result, solveAnswer(await api("/api/solve", {body}), again));
   } catch (error) {
     fill(result, errorNode(error, "solve-error"));
   } finally {
     buttons.forEach((button) => { button.disabled = false; });
   }
+  answered("solve-result", again);
 }
 
-function solveAnswer(answer) {
+/** The best split as a panel; ``again`` asks for it again (for another board). */
+function solveAnswer(answer, again) {
   const proven = answer.status === "optimal";
   const counted = answer.alternatives_complete;
   const others = answer.alternatives
@@ -130,7 +134,10 @@ function solveAnswer(answer) {
     el("p", {class: "note", text: others}),
     el("button", {
       type: "button", "data-testid": "apply-solution",
-      onclick: () => commit(answer.allocation, {step: 3, what: "The best split"}),
+      onclick: () => {
+        commit(answer.allocation, {step: 3, what: "The best split"});
+        answered("solve-result", again);  // the board is this answer now
+      },
     }, "Show this split on the board"),
   ];
 }

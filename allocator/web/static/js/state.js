@@ -28,6 +28,7 @@ export const state = {
   fight: null,           // the fight being set up in the builder (js/builder/fight.js)
   rounds: [],            // the rounds played on before this one: js/rounds.js entries
   played: null,          // this round's last play, not yet played on: {answer, entry}
+  lit: new Set(),        // the stands the walkthrough's step on screen places or moves
 };
 
 const listeners = {changed: [], drawn: [], fight: []};

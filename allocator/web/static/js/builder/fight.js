@@ -24,6 +24,7 @@ export function newFight() {
     overrides: {},
     sides: {defender: newSide(), attacker: newSide()},
     positions: false,
+    outside: new Set(),  // the defending stands left outside the building (B1): not in the fight
     answer: null,     // the last {board, file, scenario} from the server
     error: null,      // the last failure: the server's refusal, or no answer
     focus: null,      // the control to focus after the next drawing
@@ -39,14 +40,24 @@ export function organisationStands(name) {
   return detail ? detail.units.flatMap((unit) => unit.stands) : [];
 }
 
-/** Every stand of a side taking part, as {id, type, role, ...} (ticked ones, then its own). */
-export function sideStands(side) {
+/** Whether a stand ticked or of the player's own is left outside the building (B1). */
+function inFight(id) {
+  return !state.fight.outside.has(id);
+}
+
+/** Every stand of a side ticked or of its own, as {id, type, role, ...}, outside ones too. */
+export function chosenStands(side) {
   const {organisation, ticked, stands} = state.fight.sides[side];
   const fromOrg = organisationStands(organisation).filter((s) => ticked.has(s.id))
     .map((s) => ({...s, ...ticked.get(s.id)}));
   const ownStands = stands.filter((s) => s.id)
     .map((s) => ({...s, role: typeTerm(s.type).role, commander: typeTerm(s.type).commander}));
   return [...fromOrg, ...ownStands];
+}
+
+/** Every stand of a side taking part (not left outside), as {id, type, role, ...}. */
+export function sideStands(side) {
+  return chosenStands(side).filter((s) => inFight(s.id));
 }
 
 /** The values a stand of the player's own starts from: the file format's defaults. */
@@ -88,7 +99,8 @@ function force(side) {
   const result = {};
   if (organisation) {
     result.organisation = organisation;
-    result.present = organisationStands(organisation).filter((s) => ticked.has(s.id))
+    result.present = organisationStands(organisation)
+      .filter((s) => ticked.has(s.id) && inFight(s.id))
       .map((base) => {
         const changed = changes({...base, ...ticked.get(base.id)}, base, side);
         return Object.keys(changed).length ? {id: base.id, ...changed} : base.id;
@@ -96,7 +108,7 @@ function force(side) {
   }
   const ownUnits = units.filter((u) => u.id);
   if (ownUnits.length) result.units = unitTree(ownUnits);
-  const ownStands = stands.filter((s) => s.id).map((s) => {
+  const ownStands = stands.filter((s) => s.id && inFight(s.id)).map((s) => {
     const stand = {id: s.id, type: s.type, unit: s.unit};
     return {...stand, ...changes(s, ownDefaults(), side)};
   });

@@ -7,7 +7,7 @@ import {$, el, fill} from "../dom.js";
 import {ruleLink, warningsList, withRuleLinks} from "../show.js";
 import {fightChanged, state} from "../state.js";
 import {
-  SIDES, baseValues, ownDefaults, profileNamed, sideStands, typeTerm, unitOptions, updateStand,
+  SIDES, baseValues, chosenStands, ownDefaults, profileNamed, sideStands, typeTerm, unitOptions, updateStand,
 } from "./fight.js";
 import {markTokens, startingPositions, table} from "./table.js";
 
@@ -38,7 +38,7 @@ function organisationPicker(side) {
   },
   option("", "None: only units and stands of my own", !current),
   state.library.nations.map((nation) => el("optgroup", {label: nation.nation},
-    nation.organisations.map((org) => option(org.name, org.name, org.name === current)))));
+    nation.organisations.map((org) => option(org.name, org.title, org.name === current)))));
 }
 
 function qualityPicker(testid, value, onchange) {
@@ -97,7 +97,9 @@ function unitBox(side, unit, ticked) {
               fightChanged();
             },
           }),
-          el("b", {text: stand.label}), " ", el("code", {text: stand.id}),
+          el("b", {text: stand.name}), " ",
+          stand.name === stand.id ? null : el("small", {text: `${stand.label}, `}),
+          el("code", {text: stand.id}),
           stand.rating === null ? null : ` +${stand.rating}`),
         chosen ? standDetails({...stand, ...chosen}, (change) => {
           ticked.set(stand.id, {...chosen, ...change});
@@ -171,25 +173,63 @@ function ownEditor(side) {
       }, "Add a stand")));
 }
 
+/** A unit's readable name in the side's organisation (else its id). */
+function unitName(side, id) {
+  const detail = state.library.organisations.get(state.fight.sides[side].organisation);
+  return detail?.units.find((unit) => unit.id === id)?.name ?? id;
+}
+
+/** Put these stands beside a leader (``ids``: all of them, his whole list). */
+function setNear(leader, ids) {
+  updateStand(leader.id, {near: ids});
+  fightChanged();
+}
+
+/** One leader's ticks, with shortcuts: all of a unit beside him, or nobody. */
+function leaderTicks(leader, others) {
+  const near = new Set(leader.near ?? []);
+  const units = [...new Set(others.map((other) => other.unit))];
+  return el("fieldset", {class: "near-ticks"},
+    el("legend", {}, `${leader.name ?? leader.id} (${leader.id}): `,
+      terms().fields.near.description),
+    el("div", {class: "near-shortcuts"},
+      units.map((unit) => el("button", {
+        type: "button", class: "quiet", "data-testid": `builder-near-${leader.id}-unit-${unit}`,
+        onclick: () => setNear(leader, [...new Set([...near,
+          ...others.filter((other) => other.unit === unit).map((other) => other.id)])]),
+      }, `+ all of ${unitName("attacker", unit)}`)),
+      el("button", {
+        type: "button", class: "quiet", "data-testid": `builder-near-${leader.id}-none`,
+        onclick: () => setNear(leader, []),
+      }, "nobody")),
+    others.map((other) => el("label", {class: "inline", title: other.name ?? other.id},
+      el("input", {
+        type: "checkbox", checked: near.has(other.id) ? true : null,
+        "data-testid": `builder-near-${leader.id}-${other.id}`,
+        onchange: (event) => {
+          if (event.target.checked) near.add(other.id);
+          else near.delete(other.id);
+          setNear(leader, [...near]);
+        },
+      }), other.counter_label ?? other.id)));
+}
+
 /** For each attacking leader, a tick for each stand he may stand beside (one that fights). */
 function nearTicks(stands) {
   const leaders = stands.filter((s) => typeTerm(s.type).rated);
-  const others = stands.filter((s) => typeTerm(s.type).fights);
+  const fighting = stands.filter((s) => typeTerm(s.type).fights);
   if (!leaders.length) return el("p", {class: "note", text: "No attacking leader taking part."});
-  return leaders.map((leader) => el("fieldset", {class: "near-ticks"},
-    el("legend", {}, `${leader.label} ${leader.id}: ${terms().fields.near.description}`),
-    others.filter((o) => o.id !== leader.id).map((other) => el("label", {class: "inline"},
-      el("input", {
-        type: "checkbox", checked: leader.near?.includes(other.id) ? true : null,
-        "data-testid": `builder-near-${leader.id}-${other.id}`,
-        onchange: (event) => {
-          const near = new Set(leader.near ?? []);
-          if (event.target.checked) near.add(other.id);
-          else near.delete(other.id);
-          updateStand(leader.id, {near: [...near]});
-          fightChanged();
-        },
-      }), other.id))));
+  const othersOf = (leader) => fighting.filter((other) => other.id !== leader.id);
+  return [
+    el("button", {
+      type: "button", "data-testid": "builder-near-everyone",
+      onclick: () => {
+        for (const leader of leaders) updateStand(leader.id, {near: othersOf(leader).map((o) => o.id)});
+        fightChanged();
+      },
+    }, "Everyone within one stand width of everyone"),
+    leaders.map((leader) => leaderTicks(leader, othersOf(leader))),
+  ];
 }
 
 function nearSection() {
@@ -228,17 +268,63 @@ export function renderSides() {
   }
 }
 
+/** A defending stand in words: "1st Platoon, 2nd Squad (su-1plt-sq2)", or its id. */
+function standWords(stand) {
+  return stand.name && stand.name !== stand.id ? `${stand.name} (${stand.id})` : stand.id;
+}
+
+/**
+ * What the building refuses (too many squads and weapons inside, B1; too big a building, B2), in
+ * the server's words, with a tick for each stand that counts to choose who stays outside; once
+ * it fits, who was left outside, to bring back.
+ */
+function outsideChoice(problems) {
+  const {outside} = state.fight;
+  const defenders = chosenStands("defender");
+  const counted = new Set(problems.flatMap((problem) => problem.stands));
+  const candidates = defenders.filter((s) => counted.has(s.id) || outside.has(s.id));
+  const ticks = candidates.map((stand) => el("label", {class: "inline outside-tick"},
+    el("input", {
+      type: "checkbox", checked: outside.has(stand.id) ? true : null,
+      "data-testid": `builder-outside-${stand.id}`,
+      onchange: (event) => {
+        if (event.target.checked) outside.add(stand.id);
+        else outside.delete(stand.id);
+        state.fight.focus = `builder-outside-${stand.id}`;
+        fightChanged();
+      },
+    }), standWords(stand)));
+  if (problems.length) {
+    return el("div", {class: "error-box", role: "alert", "data-testid": "builder-capacity-error"},
+      problems.map((problem) => el("p", {}, ruleLink(problem.rule), " ",
+        withRuleLinks(problem.message))),
+      ticks.length ? el("fieldset", {class: "outside-choice"},
+        el("legend", {text: "Choose who stays outside (not in this fight)"}), ticks) : null);
+  }
+  return ticks.length
+    ? el("fieldset", {class: "outside-choice", "data-testid": "builder-outside-kept"},
+      el("legend", {text: "Left outside the building (untick to bring one back)"}), ticks)
+    : null;
+}
+
 /** The server's answer (or its problem), or ``hint`` when there is nothing to ask yet. */
 export function renderAnswer(hint = null) {
   const {answer, error} = state.fight;
   const status = $("builder-status");
-  $("builder-use").disabled = !answer;
+  const problems = answer?.board.building_problems ?? [];
+  $("builder-use").disabled = !answer || problems.length > 0;
   $("builder-copy").disabled = !answer;
   $("builder-download").disabled = !answer;
   fill($("builder-error"), error ? errorNode(error, "builder-error-box") : null);
   $("builder-yaml").textContent = answer?.file.yaml ?? "";
+  const focused = document.activeElement?.closest?.("#builder-outside [data-testid]")?.dataset.testid;
+  fill($("builder-outside"), answer ? outsideChoice(problems) : null);
+  if (focused) document.querySelector(`[data-testid="${focused}"]`)?.focus();
   if (hint) status.textContent = hint;
   else if (error) status.textContent = "The fight cannot be used yet: see the problem below.";
+  else if (problems.length) {
+    status.textContent = "The fight cannot be used yet: the building cannot hold it as it is.";
+  }
   else if (answer) {
     const {board} = answer;
     const most = terms().limits.max_stands_per_side;

@@ -27,9 +27,10 @@ export function startingPositions(stands) {
 function token(board, stand, rows) {
   const button = el("button", {
     type: "button", class: `token role-${stand.role}`, "data-testid": `builder-token-${stand.id}`,
-    "aria-label": `${stand.label} ${stand.id} at ${stand.position[0]}, ${stand.position[1]}`,
-    title: stand.id,
-  }, el("span", {text: stand.label}));
+    "aria-label": `${stand.name ?? stand.id}, ${stand.label} ${stand.id} at ` +
+      `${stand.position[0]}, ${stand.position[1]}`,
+    title: `${stand.name ?? stand.id} (${stand.id})`,
+  }, el("span", {text: stand.counter_label ?? stand.id}));
   const put = ([x, y]) => {
     button.style.left = `${(x - 0.5) / TABLE_WIDTH * 100}%`;
     button.style.top = `${(y - 0.5) / rows * 100}%`;

@@ -1,15 +1,17 @@
-"""Benchmark: the hostile corpus, the crafted files and the stress files, each run in a process
-of its own.
+"""Benchmark: the hostile corpus, the crafted files, the stress files and the trials, each run
+in a process of its own.
 
 Every file of `tests/data/hostile/` through `check`, `explain` and `solve`; every crafted
 in-limit file of `tests/crafted.py` (issue 20's table) through `solve` for both sides and every
 objective, `explain` and `simulate`; and `solve` on N rifles and SMGs a side (N = 12 ... 200)
-and on 500 defenders against 5; all with `--time-limit 2`. Prints each run's wall time and peak
-memory beside the start-up alone (`cfalloc --version`, the baseline, run in the same process),
-flags a run over its time limit plus 0.5 s or over 1 GiB, and ends with the worst ratio of wall
-time to limit and the worst peak memory. Goals (issue 20): no flag on an idle machine.
+and on 500 defenders against 5; all with `--time-limit 2`; then `simulate --trials 100
+--objective take` on the benchmark's company files, the guide's example at 0.1 s and 120 a side
+with pools of dice (issue 21). Prints each run's wall time and peak memory beside the start-up
+alone (`cfalloc --version`, the baseline, run in the same process), flags a run over its time
+limit plus 0.5 s, over 1 GiB or ending in exit 4, and ends with the worst ratio of wall time to
+limit and the worst peak memory. Goals (issues 20 and 21): no flag on an idle machine.
 
-    python bench/bench_hostile.py [--time-limit 2] [--only corpus|crafted|stress]
+    python bench/bench_hostile.py [--time-limit 2] [--only corpus|crafted|stress|trials]
 """
 
 from __future__ import annotations
@@ -97,20 +99,22 @@ def report(label: str, arguments: list[str], limit: float, start_up: float, wors
     worst.add(label, seconds, limit, peak)
     late = seconds > limit + GRACE
     heavy = peak > GIB
-    flag = "  OVER" if late or heavy else ""
+    broken = code == 4
+    flag = "  OVER" if late or heavy else "  EXIT 4" if broken else ""
     print(
         f"    {label:56} exit {code}  {seconds:5.2f} s ({seconds / start_up:4.1f} x start-up)  "
         f"{peak / 2**20:6.0f} MiB{flag}"
     )
-    return not (late or heavy)
+    return not (late or heavy or broken)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=2.0)
-    parser.add_argument("--only", choices=["corpus", "crafted", "stress"], help="one part only")
+    every = ["corpus", "crafted", "stress", "trials"]
+    parser.add_argument("--only", choices=every, help="one part only")
     args = parser.parse_args()
-    parts = {args.only} if args.only else {"corpus", "crafted", "stress"}
+    parts = {args.only} if args.only else set(every)
     limit = str(args.time_limit)
     start_up = min(timed(["--version"])[0] for _ in range(3))
     print(f"start-up (`cfalloc --version`, the baseline): {start_up:.2f} s")
@@ -149,10 +153,25 @@ def main() -> None:
             path = stress_file(Path(folder), defenders, attackers)
             arguments = ["solve", str(path), "--side", "defender", "--time-limit", limit]
             kept &= report(path.name, arguments, args.time_limit, start_up, worst)
+    if "trials" in parts:
+        print("issue 21: simulate --trials 100 --objective take")
+    trials = [
+        (ROOT / "bench" / "company-v-town-house.yaml", 1.0),
+        (ROOT / "bench" / "company-v-town-house-fo-sniper.yaml", 1.0),
+        (ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml", 0.1),
+        (CORPUS / "120-a-side-pool-dice.yaml", 3.0),
+    ]
+    for path, seconds in trials if "trials" in parts else []:
+        arguments = ["simulate", str(path), "--trials", "100", "--objective", "take"]
+        arguments += ["--seed", "1", "--time-limit", str(seconds)]
+        label = f"{path.name} --time-limit {seconds:g}"
+        kept &= report(label, arguments, seconds, start_up, worst)
     print(f"worst ratio of wall time to limit: {worst.ratio:.2f} ({worst.ratio_of})")
     print(f"worst peak memory: {worst.peak / 2**20:.0f} MiB ({worst.peak_of})")
     print(
-        f"every run within its limit + {GRACE} s and 1 GiB" if kept else "SOME RUNS OVER (flagged)"
+        f"every run within its limit + {GRACE} s and 1 GiB, none exit 4"
+        if kept
+        else "SOME RUNS OVER OR BROKEN (flagged)"
     )
 
 

@@ -3,7 +3,10 @@
 Prints how long each request of issue 7 takes to be answered (a 54 kB /api/check of 1,000
 defenders in one combat, a 23 kB /api/simulate of 500, /api/explain of a company assault; goal:
 each under 5 s), and how long GET / takes while heavy requests run, beside the same GET on the
-idle server (the baseline, in the same process; goal: under 1 s).
+idle server (the baseline, in the same process; goal: under 1 s). Then the share of a visitor's
+requests answered 429 while others hold connections with their heads unsent: 16 addresses of
+one network 16 each (issue 21 found 57% when the caps counted by address), and 16 networks 16
+each (goal: 0% for both).
 
     python bench/bench_web.py [--raised]
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -79,6 +83,29 @@ def page_seconds(url: str, repeat: int) -> list[float]:
     return times
 
 
+def refused_share(url: str, holders: list[str], each: int, visitor: str, requests: int) -> float:
+    """The share of ``requests`` from ``visitor`` answered 429 while each address of
+    ``holders`` holds ``each`` connections open with nothing sent."""
+    host, port = url.removeprefix("http://").split(":")
+    held = [
+        socket.create_connection((host, int(port)), timeout=60, source_address=(holder, 0))
+        for holder in holders
+        for _ in range(each)
+    ]
+    try:
+        time.sleep(0.2)  # every connection accepted and counted
+        transport = httpx.HTTPTransport(local_address=visitor)
+        with httpx.Client(transport=transport, timeout=60) as client:
+            statuses = [
+                client.get(f"{url}/static/style.css", headers={"Connection": "close"}).status_code
+                for _ in range(requests)
+            ]
+    finally:
+        for connection in held:
+            connection.close()
+    return sum(status == 429 for status in statuses) / requests
+
+
 def run(settings: WebSettings, label: str) -> None:
     with background(settings) as (url, app):
         idle = statistics.median(page_seconds(url, 20))
@@ -111,11 +138,28 @@ def run(settings: WebSettings, label: str) -> None:
             )
 
 
+def hold_connections() -> None:
+    with background(WebSettings()) as (url, _):
+        one_network = [f"127.0.0.{i}" for i in range(1, 17)]
+        share = refused_share(url, one_network, 16, "127.0.1.2", 50)
+        print(
+            f"16 addresses of one network hold 16 connections each: a visitor of another "
+            f"network gets 429 on {share:.0%} of 50 requests   goal 0% (issue 21: 57%)"
+        )
+        networks = [f"127.0.{n}.1" for n in range(10, 26)]
+        share = refused_share(url, networks, 16, "127.0.1.2", 50)
+        print(
+            f"16 networks hold 16 connections each: a visitor of another network gets 429 on "
+            f"{share:.0%} of 50 requests   goal 0%"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--raised", action="store_true", help="also with limits raised")
     arguments = parser.parse_args()
     run(WebSettings(), "default limits")
+    hold_connections()
     if arguments.raised:
         run(WebSettings(limits=Limits(max_stands_per_side=1000)), "1,000 stands a side")
 

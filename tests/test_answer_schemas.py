@@ -48,6 +48,8 @@ CASES: dict[tuple[str, ...], tuple[str, list[list[str]]]] = {
         "simulate-answer",
         [[str(LEGAL), "--seed", "7"], [str(UNALLOCATED), "--seed", "3", "--rounds", "4"]],
     ),
+    ("play",): ("play-answer", [[str(LEGAL), "--dice", "A:4-3,B:1-5"]]),
+    ("sweep",): ("sweep-line", [[str(ROOT / "tests" / "data" / "sweeps" / "one-cell.yaml")]]),
     ("resolve", "infinity"): (
         "resolve-answer",
         [[str(SCENARIOS / "infinity" / name)] for name in ("face-to-face.yaml",)]

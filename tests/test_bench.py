@@ -11,7 +11,10 @@ sys.path.insert(0, str(BENCH))
 import bench_check  # noqa: E402
 import bench_fight  # noqa: E402
 import bench_hostile  # noqa: E402
+import bench_scale  # noqa: E402
 import bench_solve  # noqa: E402
+import bench_sweep  # noqa: E402
+import scale_cases  # noqa: E402
 
 from allocator.games.crossfire.battle import battle_from_data, load_battle  # noqa: E402
 
@@ -58,6 +61,39 @@ def test_hostile_bench_measures_a_process_and_writes_stress_files(tmp_path: Path
     path = bench_hostile.stress_file(tmp_path, 3, 2)
     battle = load_battle(path)
     assert (len(battle.defender.ids()), len(battle.attacker.ids())) == (3, 2)
+
+
+def test_scale_bench_writes_every_row_and_reads_a_cold_run(tmp_path: Path) -> None:
+    rows = bench_scale.rows(tmp_path)
+    assert [row.stands for row in rows[:5]] == [5, 9, 14, 28, 42]
+    assert all(row.path.exists() for row in rows)
+    platoon = rows[0]
+    run, baseline = bench_scale.measure(platoon, 1)
+    assert run.answer["status"] == "optimal" and run.answer["fight"]["states"] > 0
+    assert baseline.answer["objective"] == "sweep" and run.cpu > 0 and run.peak > 0
+    assert "optimal" in bench_scale.line(platoon, run, baseline)
+
+
+def test_two_companies_take_the_house_for_certain_without_a_search_of_the_fight() -> None:
+    """Beyond the enumeration: the first round's proven optimum is 1, so the fight's is."""
+    from allocator.games.crossfire.objectives import objective_named
+    from allocator.games.crossfire.rules import check
+    from allocator.games.crossfire.search.solve import solve
+
+    battle = battle_from_data(scale_cases.attack_on_house("two companies"))
+    for side in ("defender", "attacker"):
+        outcome = solve(battle, side, objective_named("take"))
+        assert outcome.status == "optimal" and outcome.line.value == 1
+        assert outcome.fight is not None and outcome.fight.states == 0
+        assert outcome.fight.p_attacker_takes == 1 and outcome.choices.runner_up is None
+        assert check(battle, outcome.line.allocation()) == []
+
+
+def test_sweep_bench_times_the_shipped_grid_serially() -> None:
+    work = bench_sweep.tasks(2)
+    assert len(work) == 2 * 108
+    rate, busy = bench_sweep.cells_per_second(work[:3])
+    assert rate > 0 and 0 < busy <= 1.5
 
 
 def test_hostile_bench_keeps_the_worst_ratio_and_the_worst_peak() -> None:

@@ -63,6 +63,12 @@ CASES = {
         "--seed",
         "3",
     ],
+    "play-table-dice": [
+        "play",
+        SCENARIOS / "guide-2hmg-1squad-v-4.yaml",
+        "--dice",
+        "A:4-3,B:2-5/6-1",
+    ],
     "explain-optimal": ["explain", BENCH / "platoon-v-squad-hmg-pc.yaml"],
     "explain-allocation": ["explain", SCENARIOS / "guide-rifle-and-cc-v-2-smg-illegal.yaml"],
 }

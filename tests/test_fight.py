@@ -11,8 +11,10 @@ import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import oracle
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import scenarios
@@ -164,13 +166,6 @@ def test_take_trials_keep_to_their_rounds() -> None:
     assert answer.rounds == 2 and answer.p_take_exact == Fraction(25, 64)
 
 
-def test_trials_stop_at_the_time_limit_and_say_so(monkeypatch: Any) -> None:
-    monkeypatch.setattr(allocator.core.budget.Budget, "expired", lambda self: True)
-    answer = trials(load_battle(COMPLETE), 1_000_000, seed=1, objective=SWEEP, time_limit=1)
-    assert 0 < answer.trials < answer.asked == 1_000_000
-    assert answer.note is not None and "ended the trials" in answer.note
-
-
 def test_explain_walks_round_one_of_the_whole_fight() -> None:
     result = CliRunner().invoke(app, ["explain", str(EXAMPLE), "--json"])
     answer = json.loads(result.stdout)
@@ -203,4 +198,82 @@ def test_a_time_limited_take_brackets_the_optimum(monkeypatch: Any) -> None:
     assert outcome.bounds is not None
     low, high = outcome.bounds
     assert low <= Fraction(319, 512) <= high
+    assert check(battle, outcome.line.allocation()) == []
+
+
+def stopped_after(checks: int) -> Any:
+    """Budget.expired as if the search's budget (the first asked) ran out after ``checks``
+    checks; every other budget (the bounds') keeps its own time."""
+    searching: list[Any] = []
+    calls = {"n": 0}
+    on_time = allocator.core.budget.Budget.expired
+
+    def expired(self: Any) -> bool:
+        if not searching:
+            searching.append(self)
+        if self is not searching[0]:
+            return on_time(self)
+        calls["n"] += 1
+        return calls["n"] > checks
+
+    return expired
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
+@given(SMALL, st.integers(1, 40), st.sampled_from(["defender", "attacker"]))
+def test_a_stopped_take_is_exact_and_its_bounds_bracket_the_oracle(
+    scenario: dict[str, Any], checks: int, side: str
+) -> None:
+    """Stopped anywhere, the line's value is exact and at most what that line is worth (the
+    oracle playing round 1 as the line), and the bounds bracket the optimum."""
+    battle = battle_from_data(scenario)
+    exact = oracle.fight_value(battle)
+    with mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(checks)):
+        outcome = solve(battle, side, TAKE)
+    line = outcome.line
+    assert check(battle, line.allocation()) == []
+    worth = oracle.fight_value(battle, first=(line.combats, line.attack, line.reallocate))
+    if outcome.proven:
+        assert line.value == exact == worth
+        return
+    assert 0 <= line.value <= worth
+    assert outcome.bounds is not None
+    low, high = outcome.bounds
+    assert 0 <= low <= exact <= high <= 1
+    assert outcome.choices.runner_up is None and not outcome.choices.complete
+
+
+def _house(defenders: list[dict[str, Any]], attackers: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "building": {"capacity": 2},
+        "defender": {"units": [{"id": "p", "kind": "platoon"}], "stands": defenders},
+        "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": attackers},
+    }
+
+
+#: A suppressed green squad against five rifle squads: every combat is won for certain.
+CERTAIN = _house(
+    [{"id": "d1", "type": "rifle", "unit": "p", "quality": "green", "suppressed": True}],
+    [{"id": f"a{i}", "type": "rifle", "unit": "q"} for i in range(1, 6)],
+)
+#: Two veteran squads together against a suppressed green squad: he cannot win, nor fight on.
+HOPELESS = _house(
+    [{"id": f"d{i}", "type": "rifle", "unit": "p", "quality": "veteran"} for i in (1, 2)],
+    [{"id": "a1", "type": "rifle", "unit": "q", "quality": "green", "suppressed": True}],
+)
+
+
+@pytest.mark.parametrize(("scenario", "value"), [(CERTAIN, 1), (HOPELESS, 0)])
+@pytest.mark.parametrize("side", ["defender", "attacker"])
+def test_a_fight_the_first_round_settles_is_proved_without_a_search(
+    scenario: dict[str, Any], value: int, side: str
+) -> None:
+    battle = battle_from_data(scenario)
+    outcome = solve(battle, side, TAKE)
+    assert oracle.fight_value(battle) == value
+    assert outcome.status == "optimal" and outcome.line.value == value
+    assert outcome.searched == 0
+    assert outcome.fight is not None and outcome.fight.states == 0
+    assert outcome.fight.p_attacker_takes == value and outcome.fight.expected_rounds == 1
+    assert outcome.choices.runner_up is None
     assert check(battle, outcome.line.allocation()) == []

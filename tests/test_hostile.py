@@ -386,6 +386,31 @@ def test_a_profile_path_never_leads_out_of_the_scenarios_folder(tmp_path: Path, 
     assert runner.invoke(app, ["check", str(scenario)]).exit_code == 0
 
 
+# ---------------------------------------------------------------- round three (issue 21)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("path", "limit"),
+    [
+        (ROOT / "bench" / "company-v-town-house.yaml", "1"),  # re-solved on an expired budget
+        (LEGAL, "0.1"),  # a grouping not valued in time was valued exactly: exit 4
+        (CORPUS / "120-a-side-pool-dice.yaml", "1"),  # every pool probability before a check
+    ],
+    ids=["company", "guide-at-0.1-s", "pools-120-a-side"],
+)
+def test_whole_fight_trials_keep_the_contract(path: Path, limit: str) -> None:
+    """Times are bench/bench_hostile.py's; here the answer or its one line, never exit 4."""
+    arguments = ["simulate", str(path), "--trials", "100", "--objective", "take", "--seed", "1"]
+    result = runner.invoke(app, [*arguments, "--time-limit", limit, "--json"])
+    answered(result)
+    if result.exit_code == 0:
+        answer = json.loads(result.stdout)
+        assert 1 <= answer["trials"] <= 100
+        assert (answer["trials"] < 100) == ("ended the trials" in answer.get("note", ""))
+
+
 #: The commands a drawn shape goes through: every objective of solve for both sides, explain and
 #: simulate.
 WITHIN_LIMITS = {

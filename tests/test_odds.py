@@ -7,9 +7,16 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from allocator.core.budget import Budget
+from allocator.core.errors import TimeLimitError
+from allocator.games.crossfire import cp_odds
 from allocator.games.crossfire.battle import Battle, battle_from_data, load_battle
+from allocator.games.crossfire.cp_odds import OddsTerms
+from allocator.games.crossfire.model import RulesModel
+from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.odds import (
     combat_odds,
     round_odds,
@@ -17,6 +24,7 @@ from allocator.games.crossfire.odds import (
     side_total,
     win_probability,
 )
+from allocator.games.crossfire.search.enumeration import Odds
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
@@ -90,6 +98,49 @@ def test_pool_of_one_die_each_is_the_single_die() -> None:
             assert win_probability(diff, "pool", ties, (1, 1)) == win_probability(
                 diff, "single", ties
             )
+
+
+POOL_120 = ROOT / "tests" / "data" / "hostile" / "120-a-side-pool-dice.yaml"
+
+
+def test_pools_of_dice_are_worked_out_when_a_line_first_needs_them() -> None:
+    """120 a side: (2 * 6 + 1) * 242**2 probabilities, of which a line needs a few."""
+    odds = Odds(load_battle(POOL_120), 240)
+    assert odds.table.shape == (13, 242, 242) and np.isnan(odds.table).all()
+    row = np.array([[5, 3]])  # a line of two combats: totals 5 and 3, fighters 3 and 2
+    p = odds.of(row, np.array([[3, 2]]), row > 0, np.array([1, 4]), np.array([1, 4]), row > 0)
+    # scores (5 - 3) - (1 - 1) = 2 and (3 - 2) - (4 - 4) = 1, with 3 dice against 1, 2 against 4
+    exact = [
+        win_probability(2, "pool", "reroll", (3, 1)),
+        win_probability(1, "pool", "reroll", (2, 4)),
+    ]
+    assert p.tolist() == [[float(q) for q in exact]]
+    assert np.count_nonzero(~np.isnan(odds.table)) == 2
+    assert (
+        odds.of(
+            row, np.array([[3, 2]]), row > 0, np.array([1, 4]), np.array([1, 4]), row > 0
+        ).tolist()
+        == p.tolist()
+    )
+    assert np.count_nonzero(~np.isnan(odds.table)) == 2
+
+
+def test_the_cp_sat_table_of_pools_of_dice_keeps_to_the_time_limit(monkeypatch: Any) -> None:
+    """CP-SAT needs every probability in its model: their count grows with the square of the
+    stands, so the table is built within the time limit, and stops there."""
+    worked_out: list[Any] = []
+
+    def counted(*args: Any) -> Fraction:
+        worked_out.append(args)
+        return Fraction(1, 2)
+
+    monkeypatch.setattr(cp_odds, "win_probability", counted)
+    budget = Budget(60.0)
+    rules = RulesModel(load_battle(POOL_120), slots=1, budget=budget)
+    budget.deadline = 0.0
+    with pytest.raises(TimeLimitError, match="the rules model"):
+        OddsTerms(rules, objective_named("sweep").first_round)
+    assert not worked_out
 
 
 # --- side totals ---------------------------------------------------------------------------

@@ -4,9 +4,11 @@ Every command lives here, never in a game or in the web package:
 
 * :mod:`allocator.cli.app`: the application and ``--version``, mounting the groups below;
 * :mod:`allocator.cli.crossfire` (with its reports, :mod:`allocator.cli.crossfire_report`):
-  ``check``, ``solve``, ``explain``, ``simulate``;
+  ``check``, ``solve``, ``explain``, ``simulate``, ``play``;
 * :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, each subcommand built from a game's
   :class:`~allocator.core.game.ResolveCommand` in the registry;
+* :mod:`allocator.cli.sweep`: ``sweep`` (a grid of exact solves; its picture in
+  :mod:`allocator.cli.sweep_plot`);
 * :mod:`allocator.cli.serve`: ``serve`` (the web page); :mod:`allocator.cli.schema`: ``schema``;
 * :mod:`allocator.cli.console`: the one Console pair and the one error boundary, so that exit
   codes mean the same for every command; :mod:`allocator.cli.options`: the shared options;

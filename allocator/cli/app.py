@@ -1,7 +1,9 @@
 """The ``cfalloc`` application: ``--version`` and its command groups, one module each.
 
-* :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``;
+* :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``, ``play``;
 * :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, built from the games' registry;
+* :mod:`allocator.cli.sweep`: ``sweep``, a grid of exact solves (and its picture,
+  :mod:`allocator.cli.sweep_plot`);
 * :mod:`allocator.cli.serve`: ``serve``, the web page;
 * :mod:`allocator.cli.schema`: ``schema``.
 """
@@ -19,6 +21,7 @@ from allocator.cli.console import EXIT_CODES_HELP, GuardedGroup, out
 from allocator.cli.resolve import resolve_app
 from allocator.cli.schema import schema
 from allocator.cli.serve import serve
+from allocator.cli.sweep import sweep
 
 app = typer.Typer(
     name="cfalloc",
@@ -49,6 +52,7 @@ def main_options(
 
 
 crossfire.register(app)
+app.command()(sweep)
 app.command()(schema)
 app.add_typer(resolve_app(), name="resolve")
 app.command("serve")(serve)

@@ -1,4 +1,4 @@
-"""The Crossfire commands of ``cfalloc``: check, solve, explain, simulate.
+"""The Crossfire commands of ``cfalloc``: check, solve, explain, simulate, play.
 
 Heavy modules (OR-Tools, the search) are imported inside the command bodies that need them, so
 that ``cfalloc check`` on a legal file starts fast.
@@ -6,15 +6,16 @@ that ``cfalloc check`` on a legal file starts fast.
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from allocator.cli.console import OK, RULES_BROKEN, guarded, out, print_json
+from allocator.cli.console import OK, RULES_BROKEN, err, guarded, out, print_json
 from allocator.cli.options import TimeOption, within_time_limit
-from allocator.core.errors import InputError
+from allocator.core.errors import USAGE, InputError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.objectives import (
     DEFAULT_OBJECTIVE,
@@ -22,6 +23,11 @@ from allocator.games.crossfire.objectives import (
     Objective,
     objective_named,
 )
+
+if TYPE_CHECKING:
+    from allocator.games.crossfire.battle import Battle
+    from allocator.games.crossfire.odds import CombatOdds
+    from allocator.games.crossfire.play import TableDice
 
 FileArg = Annotated[
     Path, typer.Argument(help="A scenario file (YAML or JSON).", show_default=False)
@@ -87,6 +93,7 @@ def register(app: typer.Typer) -> None:
     app.command()(solve)
     app.command()(explain)
     app.command()(simulate)
+    app.command()(play)
 
 
 def check(file: FileArg, time_limit: TimeOption = 10.0, as_json: JsonOpt = False) -> None:
@@ -222,3 +229,129 @@ def simulate(
         return OK
 
     guarded(body, as_json)
+
+
+def play(
+    file: FileArg,
+    dice: Annotated[
+        str | None,
+        typer.Option(
+            help="The dice rolled at the table, each combat by name, attacker first: "
+            "\"A:4-3,B:6-1\". With the profile's dice_mode pool, each side's dice with spaces "
+            '("A:6 2-3"); a tie that is re-rolled, then its re-roll: "A:4-4/5-2". Without it, '
+            "in a terminal, each combat's dice are asked for.",
+            show_default=False,
+        ),
+    ] = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Write the next round's scenario to this file (default: print it).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    time_limit: TimeOption = 10.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play the file's allocation with the dice rolled at the table: who wins each combat, who
+    is left, and the next round's scenario (the survivors, from step 1: 7b), which `cfalloc
+    check` reads; when the fight is over, who holds the building.
+
+    The next round's scenario is printed (YAML; with --json inside the answer) or written to
+    --out; the round's report goes to stderr while the scenario is printed. The time limit
+    bounds the whole fight's odds from the next round on.
+    """
+
+    def body() -> int:
+        from allocator.cli.crossfire_report import render_play
+        from allocator.games.crossfire.battle import load_battle
+        from allocator.games.crossfire.play import dice_of, play_round, round_combats
+        from allocator.games.crossfire.scenario_file import scenario_yaml
+
+        within_limits(time_limit)
+        if out_file is not None and out_file.resolve() == file.resolve():
+            raise InputError(
+                "this is the file being played: write the next round to another file",
+                place="--out",
+                kind=USAGE,
+            )
+        battle = load_battle(file)
+        if dice is not None:
+            try:
+                given = dice_of(dice)
+            except InputError as error:
+                raise error.located(None, "--dice") from None
+        elif terminal_attached():
+            given = asked_dice(battle)
+        elif not any(not combat.decided for combat in round_combats(battle)):
+            given = {}  # every combat is decided without a roll
+        else:
+            raise InputError(
+                'give the dice rolled at the table with --dice (e.g. --dice "A:4-3,B:6-1"), '
+                "or run cfalloc play in a terminal to be asked for them; see cfalloc play --help",
+                kind=USAGE,
+            )
+        try:
+            answer = play_round(battle, given, odds_time_limit=time_limit)
+        except InputError as error:
+            raise error.located(None, "--dice") if error.file is None else error from None
+        text = None if answer.next_scenario is None else scenario_yaml(answer.next_scenario)
+        if text is not None and out_file is not None:
+            write_next_round(out_file, text)
+        if as_json:
+            print_json(answer.to_json())
+        elif text is not None and out_file is None:
+            render_play(err, answer, "printed below")
+            sys.stdout.write(text)
+        else:
+            render_play(out, answer, None if out_file is None else str(out_file))
+        return OK
+
+    guarded(body, as_json)
+
+
+def write_next_round(path: Path, text: str) -> None:
+    """Write the next round's scenario to ``path``; a file that cannot be written is bad input
+    (a folder that does not exist, no permission), named by its option."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(
+            f"{path} cannot be written: {error.strerror or error}", place="--out"
+        ) from None
+
+
+def terminal_attached() -> bool:
+    """Whether a player can be asked for the dice (the input is a terminal)."""
+    return sys.stdin.isatty()
+
+
+def asked_dice(battle: Battle) -> dict[str, list[TableDice]]:
+    """Each combat's dice, asked for in the terminal (on stderr, so that the next round's
+    scenario alone is printed); a bad answer is said and asked again."""
+    from allocator.games.crossfire.play import CombatDice, resolve_combat, rolls_of, round_combats
+
+    given: dict[str, list[TableDice]] = {}
+    for combat in round_combats(battle):
+        if combat.decided:
+            continue
+        dice = CombatDice.of(battle.ruleset, combat)
+
+        def checked(text: str, combat: CombatOdds = combat) -> list[TableDice]:
+            try:
+                rolls = rolls_of(combat.name, text)
+                resolve_combat(battle, combat, rolls)
+            except InputError as error:
+                raise typer.BadParameter(error.problem) from None
+            return rolls
+
+        given[combat.name] = typer.prompt(
+            f"Combat {combat.name}: {', '.join(combat.attackers)} against "
+            f"{', '.join(combat.defenders)} ({dice.words()}); the dice, attacker first "
+            f"(e.g. {dice.example()})",
+            value_proc=checked,
+            err=True,
+        )
+    return given

@@ -17,7 +17,10 @@ from allocator.games.crossfire.answers import (
     CheckAnswer,
     CombatAnswer,
     ExplainAnswer,
+    PlayAnswer,
+    RolledCombat,
     RoundAnswer,
+    Side,
     SimulateAnswer,
     SolveAnswer,
     TrialsAnswer,
@@ -25,7 +28,7 @@ from allocator.games.crossfire.answers import (
 from allocator.games.crossfire.battle import Battle
 from allocator.games.crossfire.rules import STEP_TITLES
 from allocator.games.crossfire.schema import Allocation
-from allocator.games.crossfire.words import fight_sentence, parts_text
+from allocator.games.crossfire.words import fight_now_sentence, fight_sentence, parts_text
 
 
 def describe_stand(battle: Battle, stand_id: str) -> str:
@@ -164,36 +167,59 @@ def render_fight(console: Console, answer: SolveAnswer) -> None:
     console.print(table)
 
 
+def render_combats(
+    console: Console, combats: list[RolledCombat], removed: dict[Side, list[str]]
+) -> None:
+    """Each rolled combat: the dice, the scores, the winner; then the stands each side lost."""
+    for c in combats:
+        if c.note:
+            how = c.note
+        else:
+            rolls = "; then ".join(
+                f"attacker rolls {r.attacker} for {r.attacker_score}, defender rolls "
+                f"{r.defender} for {r.defender_score}"
+                for r in c.rolls
+            )
+            how = (
+                f"{rolls} (totals {c.attacker_total}: {parts_text(c.attacker_parts)}; "
+                f"{c.defender_total}: {parts_text(c.defender_parts)})"
+            )
+        console.print(
+            f"  combat {safe(c.name)}: [bold]{c.winner}[/] wins; {safe(how)}", highlight=False
+        )
+    for side, ids in removed.items():
+        if ids:
+            console.print(f"  {side} loses {safe(', '.join(ids))}", highlight=False)
+
+
+def left_text(left: dict[Side, list[str]]) -> str:
+    return (
+        f"Left in the building: defender {safe(', '.join(left['defender'])) or 'none'}; "
+        f"attacker {safe(', '.join(left['attacker'])) or 'none'}."
+    )
+
+
 def render_simulation(console: Console, answer: SimulateAnswer) -> None:
     for played in answer.rounds:
         console.print(f"[bold]Round {played.round}[/]")
-        for c in played.combats:
-            if c.note:
-                how = c.note
-            else:
-                rolls = "; then ".join(
-                    f"attacker rolls {r.attacker} for {r.attacker_score}, defender rolls "
-                    f"{r.defender} for {r.defender_score}"
-                    for r in c.rolls
-                )
-                how = (
-                    f"{rolls} (totals {c.attacker_total}: {parts_text(c.attacker_parts)}; "
-                    f"{c.defender_total}: {parts_text(c.defender_parts)})"
-                )
-            console.print(
-                f"  combat {safe(c.name)}: [bold]{c.winner}[/] wins; {safe(how)}", highlight=False
-            )
-        for side, ids in played.removed.items():
-            if ids:
-                console.print(f"  {side} loses {safe(', '.join(ids))}", highlight=False)
+        render_combats(console, played.combats, played.removed)
     winner = answer.winner or "nobody yet"
-    console.print(
-        f"[bold]Outcome[/]: {winner}. Left in the building: "
-        f"defender {safe(', '.join(answer.left['defender'])) or 'none'}; "
-        f"attacker {safe(', '.join(answer.left['attacker'])) or 'none'}.",
-        highlight=False,
-    )
+    console.print(f"[bold]Outcome[/]: {winner}. {left_text(answer.left)}", highlight=False)
     console.print(f"[dim]Seed {answer.seed}: `--seed {answer.seed}` rolls these dice again.[/]")
+
+
+def render_play(console: Console, answer: PlayAnswer, written: str | None) -> None:
+    """One round played at the table: the combats, who is left, and what comes next."""
+    console.print(f"[bold]Round {answer.round}[/]")
+    render_combats(console, answer.combats, answer.removed)
+    console.print(left_text(answer.left), highlight=False)
+    console.print(f"[bold]{safe(answer.result)}[/]", highlight=False)
+    if answer.fight is not None:
+        console.print(safe(fight_now_sentence(answer.fight, answer.round + 1)), highlight=False)
+    if written is not None and answer.over:
+        console.print(f"No next round, so {safe(written)} is not written.", highlight=False)
+    elif written is not None:
+        console.print(f"Round {answer.round + 1}'s scenario: {safe(written)}", highlight=False)
 
 
 def render_trials(console: Console, answer: TrialsAnswer) -> None:
@@ -206,17 +232,21 @@ def render_trials(console: Console, answer: TrialsAnswer) -> None:
         )
     table.add_row("every combat", percent(answer.sweep_rate, 2), odds_text(answer.p_sweep_exact))
     console.print(table)
-    if answer.take_rate is not None and answer.p_take_exact is not None:
+    if answer.take_rate is not None:
         how_long = "to the end" if answer.rounds is None else f"for {answer.rounds} rounds at most"
         how = (
             "round 1 as the file's allocation, then both sides at their best"
             if answer.file_allocation
             else "both sides at their best"
         )
+        exact = (
+            "the whole fight was not searched in time, so its exact chance is not known"
+            if answer.p_take_exact is None
+            else f"the exact chance is {odds_text(answer.p_take_exact)}"
+        )
         console.print(
             f"Whole fights played {how_long}, {how}: the attacker took the "
-            f"building in {percent(answer.take_rate, 2)} of them; the exact chance is "
-            f"{odds_text(answer.p_take_exact)}.",
+            f"building in {percent(answer.take_rate, 2)} of them; {exact}.",
             highlight=False,
         )
     if answer.note is not None:

@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING
 
 #: A model up to this many variables is searched by one worker: deterministic, and faster.
 SMALL_MODEL_VARIABLES = 5000
+#: CP-SAT workers of a large model's search; a sweep, which runs one solve per core, makes it 1
+#: (:func:`one_worker_per_solve`).
+large_model_workers = 2
 #: Memory a CP-SAT search may use at most: it stops there as at its time limit, so that a long
 #: limit on a large battle keeps the whole process under 1 GiB (its search otherwise grows with
 #: time). Within an answer's budget it gets no more than what the budget has left.
@@ -52,7 +55,13 @@ def _load() -> types.ModuleType:
     return module
 
 
-__all__ = ["SMALL_MODEL_VARIABLES", "SOLVER_MEMORY_MB", "cp_model", "new_solver"]
+__all__ = [
+    "SMALL_MODEL_VARIABLES",
+    "SOLVER_MEMORY_MB",
+    "cp_model",
+    "new_solver",
+    "one_worker_per_solve",
+]
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -69,7 +78,7 @@ def new_solver(
     ----------
     model : CpModel
         The model to be solved: up to ``SMALL_MODEL_VARIABLES`` variables it gets one worker
-        (deterministic, and faster), beyond that two.
+        (deterministic, and faster), beyond that ``large_model_workers``.
     time_limit : float, optional
         Seconds the search may take; none for no limit.
     memory_mb : int, optional
@@ -83,8 +92,15 @@ def new_solver(
     """
     solver = cp_model.CpSolver()
     small = len(model.Proto().variables) <= SMALL_MODEL_VARIABLES
-    solver.parameters.num_workers = 1 if small else 2
+    solver.parameters.num_workers = 1 if small else large_model_workers
     solver.parameters.max_memory_in_mb = min(SOLVER_MEMORY_MB, memory_mb or SOLVER_MEMORY_MB)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
     return solver
+
+
+def one_worker_per_solve() -> None:
+    """Every solve of this process uses one CP-SAT worker, however large its model: for work
+    that runs as many solves at once as there are cores (``cfalloc sweep``)."""
+    global large_model_workers
+    large_model_workers = 1

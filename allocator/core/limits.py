@@ -67,6 +67,16 @@ class Limits(BaseModel):
     max_trials: int = Field(
         default=1_000_000, ge=1, description="Most trials `cfalloc simulate --trials` plays."
     )
+    max_sweep_cells: int = Field(
+        default=10_000, ge=1, description="Most cells (exact solves) of one `cfalloc sweep`."
+    )
+    max_sweep_seconds: float = Field(
+        default=86_400.0,
+        gt=0,
+        allow_inf_nan=False,
+        description="Most solving time one sweep may ask for, in seconds: its cells times the "
+        "time limit of each (a day by default).",
+    )
     max_memory_mb: int = Field(
         default=1024,
         ge=64,

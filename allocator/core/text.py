@@ -60,9 +60,11 @@ def plain(text: object) -> str:
 def article(spoken: str) -> str:
     """``a`` or ``an`` before a number as it is read aloud (an 8%, an 18.8%, an 11%, a 1%).
 
-    >>> [article(t) for t in ("8.0%", "18.8%", "11.5%", "80%", "1.2%", "100%")]
-    ['an', 'an', 'an', 'an', 'a', 'a']
+    >>> [article(t) for t in ("8.0%", "18.8%", "11.5%", "80%", "1.2%", "100%", "over 99.9%")]
+    ['an', 'an', 'an', 'an', 'a', 'a', 'an']
     """
+    if spoken.startswith(("over", "under")):
+        return "an"
     whole = spoken.split(".")[0].rstrip("%")
     return "an" if whole.startswith("8") or whole in ("11", "18") else "a"
 
@@ -72,24 +74,38 @@ PERCENT_DIGITS = 1
 SIGNED_DIGITS = 2
 
 
-def percent(value: Fraction | float, digits: int = PERCENT_DIGITS) -> str:
-    """A probability as a percentage, rounded half up (13/16 is 81.3% everywhere)."""
-    exact = Fraction(value) * 100
+def percent(value: Fraction | float, digits: int = PERCENT_DIGITS, ends: bool = True) -> str:
+    """A probability as a percentage, rounded half up (13/16 is 81.3% everywhere).
+
+    With ``ends``, 100% and 0% are said only of exactly 1 and 0: a chance that merely rounds
+    to them is "over 99.9%" or "under 0.1%" (a difference of two chances passes ``False``).
+
+    >>> percent(Fraction(1)), percent(Fraction(999999, 1000000)), percent(Fraction(1, 10**6))
+    ('100.0%', 'over 99.9%', 'under 0.1%')
+    >>> percent(Fraction(999999, 1000000), ends=False), percent(Fraction(1, 2000), digits=0)
+    ('100.0%', 'under 1%')
+    """
+    exact = Fraction(value)
+    text = _rounded(exact * 100, digits)
+    if ends and 0 < exact < 1:
+        step = Decimal(1).scaleb(-digits)
+        if Decimal(text) >= 100:
+            return f"over {Decimal(100) - step}%"
+        if Decimal(text) <= 0:
+            return f"under {step}%"
+    return f"{text}%"
+
+
+def _rounded(exact: Fraction, digits: int) -> Decimal:
     quantum = Decimal(1).scaleb(-digits)
-    rounded = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
+    return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
         quantum, rounding=ROUND_HALF_UP
     )
-    return f"{rounded}%"
 
 
 def signed(value: Fraction | float, digits: int = SIGNED_DIGITS) -> str:
     """A signed number rounded half up: ``+0.44``, ``-1.25``."""
-    exact = Fraction(value)
-    quantum = Decimal(1).scaleb(-digits)
-    rounded = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
-        quantum, rounding=ROUND_HALF_UP
-    )
-    return f"{rounded:+}"
+    return f"{_rounded(Fraction(value), digits):+}"
 
 
 def odds_text(p: Fraction) -> str:

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, JsonValue, RootModel
+from pydantic import BaseModel, Field, JsonValue, RootModel, StringConstraints
 
 import allocator
 from allocator.core.errors import InputError
@@ -40,11 +40,13 @@ from allocator.games.crossfire.answers import (
     Answer,
     CheckAnswer,
     ExplainAnswer,
+    PlayAnswer,
     SimulateAnswer,
     SolveAnswer,
 )
 from allocator.games.crossfire.battle import Battle, battle_from_data
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, Objective
+from allocator.games.crossfire.play import MAX_DICE_TEXT, play_round, rolls_of
 from allocator.games.crossfire.schema import Expect, Scenario
 from allocator.web import builder, infinity
 from allocator.web.bodies import RequestBody, ScenarioBody
@@ -108,6 +110,30 @@ class SimulateRequest(RequestBody):
         ge=0,
         le=2**31,
         description="Seed of the dice, so that a roll can be repeated (default: fresh dice).",
+    )
+
+
+#: One combat's dice as written at the table: ``4-3``, ``6 2-3``, ``4-4/5-2``.
+DiceText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_DICE_TEXT)]
+CombatName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class PlayRequest(RequestBody):
+    """The body of ``POST /api/play``: the dice rolled at the table, or a seed to roll them."""
+
+    scenario: dict[str, Any]
+    dice: dict[CombatName, DiceText] | None = Field(
+        default=None,
+        description='Each rolled combat\'s dice, attacker first: `{"A": "4-3"}`; with '
+        "the profile's dice_mode pool each side's dice with spaces (`6 2-3`); a tie that is "
+        "re-rolled, then its re-roll after a slash (`4-4/5-2`). Without it the dice are rolled "
+        "here.",
+    )
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**31,
+        description="Without `dice`: the seed of the dice rolled here (default: fresh dice).",
     )
 
 
@@ -212,6 +238,37 @@ async def simulate(request: SimulateRequest, work: Work) -> SimulateAnswer:
         request.scenario,
         lambda battle: service.simulate_answer(battle, seed=request.seed, time_limit=seconds),
     )
+
+
+@api.post("/play", responses=JSON_REFUSALS, tags=["odds"])
+async def play(request: PlayRequest, work: Work) -> PlayAnswer:
+    """Play the scenario's allocation with the dice rolled at the table (or rolled here), and
+    the next round's scenario with the survivors: `cfalloc play --dice ... --json`."""
+    seconds = work.settings.solve_time_limit
+
+    if request.dice is not None and request.seed is not None:
+        raise InputError(
+            "give the dice rolled at the table or a seed to roll them, not both", place="seed"
+        )
+
+    def played(battle: Battle) -> PlayAnswer:
+        dice = None
+        if request.dice is not None:
+            problems: list[InputError] = []
+            dice = {}
+            for name, text in request.dice.items():
+                try:
+                    dice[name] = rolls_of(name, text)
+                except InputError as problem:
+                    problems.append(problem.located(None, f"dice.{name}"))
+            if problems:
+                raise InputError.of(problems)
+        try:
+            return play_round(battle, dice, request.seed, odds_time_limit=seconds)
+        except InputError as error:
+            raise error.located(None, "dice") from None
+
+    return await answered(work, request.scenario, played)
 
 
 @api.post(

@@ -18,8 +18,8 @@ to show it).
 | 413 | the body or the scenario is over a limit (the limit is named) |
 | 415 | a JSON endpoint sent something that is not ``application/json`` |
 | 422 | the scenario or the request is not valid; or no answer within the time limit |
-| 429 | every worker is busy and the queue is full, or the server or this client has its most |
-|     | connections open (``Retry-After`` says when to try again) |
+| 429 | every worker is busy and the queue is full, or the server or this client's network has |
+|     | its most connections open (``Retry-After`` says when to try again) |
 
 >>> error_status(LimitError("too many stands", limit="max_stands_per_side"))
 413
@@ -75,7 +75,7 @@ ERROR_ANSWERS: dict[int, dict[str, Any]] = {
     429: {
         "model": ErrorAnswer,
         "description": "Busy (the workers, or the connections of the server or of this "
-        "client): try again after `Retry-After` seconds.",
+        "client's network): try again after `Retry-After` seconds.",
     },
     404: {"model": ErrorAnswer, "description": "No shipped scenario of that name."},
 }

@@ -3,8 +3,9 @@
 A client has ``head_timeout`` seconds to send a request's head (request line and headers),
 ``body_timeout`` more for its body (:class:`~allocator.web.guards.SlowBodyTimeout`), and an idle
 kept-alive connection is closed after ``keep_alive`` seconds; the connections open at once are
-bounded, in all and for each client address, so that clients that hold their connections cannot
-use up the memory or shut the others out (one over a bound gets 429, as a busy pool answers).
+bounded, in all and for each client network (:func:`over_a_cap`), so that clients that hold
+their connections cannot use up the memory or shut the others out (one over a bound gets 429, as
+a busy pool answers).
 
 >>> url("127.0.0.1", 8000), url("::1", 8000)
 ('http://127.0.0.1:8000/', 'http://[::1]:8000/')
@@ -18,8 +19,9 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from ipaddress import ip_address, ip_network
 from math import ceil
 from typing import Any, ClassVar
 
@@ -32,6 +34,61 @@ from allocator.web.settings import WebSettings
 
 #: Largest request head (request line and headers) a client may send, in bytes.
 MAX_HEAD_BYTES = 16 * 1024
+#: The share of ``max_connections`` kept for the networks that hold few connections: those of a
+#: visitor who has just arrived, whom networks holding many (an attacker's) cannot shut out.
+RESERVED_SHARE = 0.25
+#: A network holding fewer connections than a browser opens to one server may use the reserve,
+#: so that a new visitor's page loads whole.
+BROWSER_CONNECTIONS = 6
+
+
+def client_network(address: str | None) -> str | None:
+    """The network a client's connections count in: its /24 (IPv4) or /64 (IPv6), since one
+    who holds an address of a network most often holds its neighbours too.
+
+    >>> [client_network(a) for a in ("192.0.2.77", "2001:db8::1", "::ffff:10.1.2.3")]
+    ['192.0.2.0/24', '2001:db8::/64', '10.1.2.0/24']
+    """
+    if address is None:
+        return None
+    try:
+        found = ip_address(address)
+    except ValueError:  # not an IP address (a Unix socket's path): a network of its own
+        return address
+    if found.version == 6 and found.ipv4_mapped is not None:
+        found = found.ipv4_mapped
+    return str(ip_network(f"{found}/{24 if found.version == 4 else 64}", strict=False))
+
+
+def over_a_cap(
+    network: str | None, held: Sequence[str | None], most: int, most_per_network: int
+) -> str | None:
+    """Why a new connection from ``network`` is one too many, or None.
+
+    ``held`` holds the network of every connection admitted and still open. The server holds at
+    most ``most``, a network at most ``most_per_network``; and the last :data:`RESERVED_SHARE`
+    of ``most`` take only connections of networks holding fewer than
+    :data:`BROWSER_CONNECTIONS`, so that networks holding many cannot fill the server.
+
+    >>> over_a_cap("192.0.2.0/24", ["192.0.2.0/24"] * 3, most=8, most_per_network=3)
+    'this network (192.0.2.0/24) has its most connections open (3): close some'
+    >>> over_a_cap("198.51.100.0/24", ["192.0.2.0/24"] * 7, most=8, most_per_network=8) is None
+    True
+    >>> over_a_cap("192.0.2.0/24", ["192.0.2.0/24"] * 7, most=8, most_per_network=8)
+    'the server keeps its last 2 connections for new clients'
+    """
+    if len(held) >= most:
+        return f"the server has its most connections open ({most})"
+    mine = sum(1 for other in held if other == network)
+    if mine >= most_per_network:
+        return (
+            f"this network ({network}) has its most connections open ({most_per_network}): "
+            "close some"
+        )
+    reserved = int(most * RESERVED_SHARE)
+    if len(held) >= most - reserved and mine >= BROWSER_CONNECTIONS:
+        return f"the server keeps its last {reserved} connections for new clients"
+    return None
 
 
 def _refusal(problem: str, retry_after: int) -> Any:
@@ -54,34 +111,33 @@ def _refusal(problem: str, retry_after: int) -> Any:
 class TimedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1, closing a connection whose request head does not arrive within
     ``head_timeout`` seconds (uvicorn itself times out only idle kept-alive connections, so a
-    client sending its headers a byte at a time would hold the connection for ever)."""
+    client sending its headers a byte at a time would hold the connection for ever), and
+    admitting a connection only within the caps of :func:`over_a_cap`."""
 
-    head_timeout: ClassVar[float] = 10.0
+    head_timeout: ClassVar[float] = 5.0
     max_connections: ClassVar[int] = 256
-    max_connections_per_client: ClassVar[int] = 16
+    max_connections_per_network: ClassVar[int] = 16
+    #: The client's network, and whether the connection counts against the caps (it does
+    #: once admitted; one refused does not, so that refused connections fill nothing).
+    network: str | None = None
+    admitted: bool = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self._head_timer: asyncio.TimerHandle | None = None
-        problem = self._over_a_cap()
+        self.network = client_network(self.client[0] if self.client else None)
+        held = [
+            other.network
+            for other in self.connections
+            if isinstance(other, TimedH11Protocol) and other.admitted
+        ]
+        problem = over_a_cap(
+            self.network, held, self.max_connections, self.max_connections_per_network
+        )
+        self.admitted = problem is None
         if problem is not None:  # its request, when it comes, is answered 429 and not run
             self.app = _refusal(f"busy: {problem}", ceil(self.head_timeout))
         self._wait_for_head()
-
-    def _over_a_cap(self) -> str | None:
-        """Why this connection is one too many, or None: the server's connections are bounded,
-        and so are each client's, so that one client holding many open cannot shut out others."""
-        others = [c for c in self.connections if c is not self]
-        if len(others) >= self.max_connections:
-            return f"the server has its most connections open ({self.max_connections})"
-        address = self.client[0] if self.client else None
-        same = [c for c in others if (getattr(c, "client", None) or (None,))[0] == address]
-        if address is not None and len(same) >= self.max_connections_per_client:
-            return (
-                f"this client has its most connections open ({self.max_connections_per_client}):"
-                " close some"
-            )
-        return None
 
     def _wait_for_head(self) -> None:
         self._stop_waiting()
@@ -183,7 +239,7 @@ def server_options(settings: WebSettings) -> dict[str, Any]:
     caps = {
         "head_timeout": settings.head_timeout,
         "max_connections": settings.max_connections,
-        "max_connections_per_client": settings.max_connections_per_client,
+        "max_connections_per_network": settings.max_connections_per_network,
     }
     protocol = type("TimedH11Protocol", (TimedH11Protocol,), caps)
     return {

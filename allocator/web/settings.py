@@ -89,7 +89,7 @@ class WebSettings(BaseModel):
         description="Answers waiting for a worker; beyond them a request gets 429 (busy).",
     )
     head_timeout: float = Field(
-        default=10.0,
+        default=5.0,
         gt=0,
         le=3600,
         description="Seconds a client may take to send a request's head (line and headers).",
@@ -105,15 +105,17 @@ class WebSettings(BaseModel):
         ge=1,
         le=100_000,
         description="Connections open at once (each may hold a body of up to max_body_bytes); "
-        "beyond them a new connection gets 429 (busy) with Retry-After.",
+        "beyond them a new connection gets 429 (busy) with Retry-After. The last quarter "
+        "takes only networks holding fewer than 6 (a visitor who has just arrived).",
     )
-    max_connections_per_client: int = Field(
+    max_connections_per_network: int = Field(
         default=16,
         ge=1,
         le=100_000,
-        description="Connections one client address may hold open at once (so that one who "
-        "holds many idle cannot shut out the others); beyond them 429. Behind a proxy every "
-        "client has the proxy's address: raise it to max_connections.",
+        description="Connections the clients of one network (an IPv4 /24, an IPv6 /64) may "
+        "hold open at once, so that one who holds many idle cannot shut out the others; beyond "
+        "them 429. Behind a proxy every client has the proxy's address: raise it to "
+        "max_connections.",
     )
 
     @model_validator(mode="after")

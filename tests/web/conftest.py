@@ -38,6 +38,8 @@ def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    # as the actions' default below: a machine shared with other work can take seconds to draw
+    sync_api.expect.set_options(timeout=15_000)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS

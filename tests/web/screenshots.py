@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the browser tests import their helpers as `web.`
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -38,6 +39,7 @@ from tests.web.test_web_page import (  # noqa: E402
     rolled,
     use_built_fight,
 )
+from tests.web.test_web_page_play import enter_dice  # noqa: E402
 
 
 def builder(page: Any) -> Any:
@@ -106,6 +108,22 @@ def dice(page: Any) -> Any:
     return page.get_by_test_id("roll-result")
 
 
+def rounds(page: Any) -> Any:
+    """The guide's example played to its end: round 1 with the table's dice, round 2 rolled."""
+    open_example(page)
+    enter_dice(page, {"A": "4-3", "B": "1-5"})
+    page.get_by_test_id("next-round").click()
+    expect(page.get_by_test_id("counter-d1")).to_have_count(0)
+    expect_settled(page)
+    page.get_by_test_id("solve-defender").click()
+    page.get_by_test_id("apply-solution").click()
+    expect(page.get_by_test_id("check-status")).to_have_attribute("data-state", "legal")
+    page.get_by_test_id("seed").fill("1")
+    page.get_by_test_id("roll").click()
+    expect(page.get_by_test_id("fight-over")).to_be_visible()
+    return page.locator("section[aria-labelledby=dice-heading]")
+
+
 def explain(page: Any) -> Any:
     open_example(page)
     page.get_by_test_id("explain").click()
@@ -162,6 +180,7 @@ PICTURES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("page-solve.png", "desktop", solve),
     ("page-fight.png", "desktop", fight),
     ("page-dice.png", "desktop", dice),
+    ("page-rounds.png", "desktop", rounds),
     ("page-explain.png", "desktop", explain),
     ("page-scenario-error.png", "desktop", scenario_error),
     ("page-phone.png", "phone", phone),

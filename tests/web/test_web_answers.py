@@ -63,6 +63,7 @@ REQUESTS: dict[tuple[str, str], list[dict[str, Any]]] = {
         {"json": {"scenario": seed(None), "side": "attacker", "objective": "exchange"}},
     ],
     ("POST", "/api/simulate"): [{"json": {"scenario": seed(), "seed": 7}}],
+    ("POST", "/api/play"): [{"json": {"scenario": seed(), "dice": {"A": "4-3", "B": "1-5"}}}],
     ("POST", "/api/parse"): [{"content": SEED.read_text(encoding="utf-8")}],
     ("GET", "/api/scenarios"): [{}],
     ("GET", "/api/scenarios/{name}"): [{"name": SEED.stem}, {"name": UNALLOCATED.stem}],
@@ -90,6 +91,12 @@ SAME_AS_COMMAND = {
         *(["--objective", body["objective"]] if "objective" in body else []),  # same default
     ],
     ("POST", "/api/simulate"): lambda path, body, params: ["simulate", path, "--seed", "7"],
+    ("POST", "/api/play"): lambda path, body, params: [
+        "play",
+        path,
+        "--dice",
+        ",".join(f"{name}:{dice}" for name, dice in body["dice"].items()),
+    ],
 }
 
 
@@ -164,7 +171,13 @@ def test_every_answer_obeys_its_documented_and_committed_schemas(
     named = [name for name in formats() if format_model(name) is model]
     for name in named:
         assert problems(committed(name), answer) == [], name
-    answers_of_commands = {"/api/check", "/api/explain", "/api/solve", "/api/simulate"}
+    answers_of_commands = {
+        "/api/check",
+        "/api/explain",
+        "/api/solve",
+        "/api/simulate",
+        "/api/play",
+    }
     formats_served = {"/api/scenarios/{name}", "/api/infinity/menus"}
     assert bool(named) == (path in answers_of_commands or path in formats_served)
 

@@ -34,3 +34,10 @@ def test_the_bench_sends_the_requests_of_the_issue_and_times_the_page() -> None:
         seconds, status = bench_web.timed_post(f"{url}{simulate_path}", simulate)
         assert status == 413 and seconds > 0
         assert all(seconds > 0 for seconds in bench_web.page_seconds(url, 2))
+
+
+def test_the_bench_holds_connections_from_many_addresses_of_one_network() -> None:
+    settings = WebSettings(max_connections=8, max_connections_per_network=2)
+    with background(settings) as (url, _):
+        assert bench_web.refused_share(url, ["127.0.0.1", "127.0.0.2"], 3, "127.0.1.2", 3) == 0
+        assert bench_web.refused_share(url, ["127.0.0.1"], 2, "127.0.0.3", 2) == 1

@@ -68,9 +68,9 @@ def test_serve_listens_on_loopback_with_uvicorn_set_against_slow_clients(
     assert host == "127.0.0.1" and port > 0
     assert result.stdout == f"cfalloc: open http://127.0.0.1:{port}/ (Ctrl+C stops)\n"
     assert "warning" not in result.stderr
-    assert issubclass(config.http, TimedH11Protocol) and config.http.head_timeout == 10
+    assert issubclass(config.http, TimedH11Protocol) and config.http.head_timeout == 5
     assert (config.timeout_keep_alive, config.limit_concurrency) == (5, None)
-    assert (config.http.max_connections, config.http.max_connections_per_client) == (256, 16)
+    assert (config.http.max_connections, config.http.max_connections_per_network) == (256, 16)
     assert config.timeout_graceful_shutdown == 5
     settings = config.app.state.served.settings
     assert (settings.port, settings.solve_time_limit) == (port, 4)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import doctest
 import json
-from pathlib import Path
+import posixpath
+import re
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -187,10 +189,20 @@ def test_the_page_is_served_with_its_files(client: TestClient) -> None:
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert 'data-testid="inf-rules"' in page.text
-    files = ["infinity.css", *(f"js/infinity/{name}.js" for name in ("main", "cards", "chart"))]
-    files += [f"js/infinity/{name}.js" for name in ("compare", "link", "result")]
-    for file in files:
-        assert client.get(f"/static/{file}").status_code == 200, file
+    assert client.get("/static/infinity.css").status_code == 200
+    # every module the page's script imports, followed import by import from its main module
+    seen, waiting = set(), ["js/infinity/main.js"]
+    while waiting:
+        file = waiting.pop()
+        answer = client.get(f"/static/{file}")
+        assert answer.status_code == 200, file
+        seen.add(file)
+        folder = PurePosixPath(file).parent
+        for imported in re.findall(r'from "(\.{1,2}/[^"]+)"', answer.text):
+            name = posixpath.normpath(str(folder / imported))
+            if name not in seen:
+                waiting.append(name)
+    assert {"js/infinity/cards.js", "js/infinity/result.js", "js/link.js"} <= seen
     assert 'href="/infinity"' in client.get("/").text
 
 

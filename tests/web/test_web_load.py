@@ -10,7 +10,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,7 +28,7 @@ from allocator.core.reader import read_file
 from allocator.games.crossfire import service
 from allocator.games.crossfire.battle import battle_from_data
 from allocator.web.errors import Refusal
-from allocator.web.server import background
+from allocator.web.server import background, client_network, over_a_cap
 from allocator.web.settings import WebSettings
 from allocator.web.work import WorkPool
 
@@ -278,10 +278,16 @@ def refused_once_held(url: str, source: str) -> bytes:
 
 
 @contextmanager
-def holding(url: str, count: int) -> Iterator[None]:
-    """``count`` connections open to the server and idle, closed at the end of the block."""
+def holding(url: str, count: int, sources: Sequence[str] = ("127.0.0.1",)) -> Iterator[None]:
+    """``count`` connections open to the server and idle (from each of ``sources`` in turn),
+    closed at the end of the block."""
     host, port = url.removeprefix("http://").split(":")
-    held = [socket.create_connection((host, int(port)), timeout=PATIENCE) for _ in range(count)]
+    held = [
+        socket.create_connection(
+            (host, int(port)), timeout=PATIENCE, source_address=(sources[i % len(sources)], 0)
+        )
+        for i in range(count)
+    ]
     try:
         yield
     finally:
@@ -289,20 +295,84 @@ def holding(url: str, count: int) -> Iterator[None]:
             connection.close()
 
 
-def test_one_client_holding_idle_connections_shuts_out_only_itself() -> None:
-    settings = WebSettings(max_connections=8, max_connections_per_client=3)
+#: An address of another network than 127.0.0.0/24 (all of 127/8 is this machine's).
+OTHER_NETWORK = "127.0.1.2"
+
+
+def test_one_client_holding_idle_connections_shuts_out_only_its_network() -> None:
+    settings = WebSettings(max_connections=8, max_connections_per_network=3)
     with background(settings) as (url, _), holding(url, 3):
         answer = refused_once_held(url, "127.0.0.1")
-        assert answer.startswith(b"HTTP/1.1 429") and b"retry-after: 10" in answer
-        assert b'"problem": "busy: this client has its most connections open (3)' in answer
-        assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")
+        assert answer.startswith(b"HTTP/1.1 429") and b"retry-after: 5" in answer
+        assert (
+            b'"problem": "busy: this network (127.0.0.0/24) has its most connections open (3)'
+            in answer
+        )
+        assert refused_once_held(url, "127.0.0.2").startswith(b"HTTP/1.1 429")  # a neighbour
+        assert exchange(url, [GET_PAGE], OTHER_NETWORK).startswith(b"HTTP/1.1 200")
 
 
 def test_beyond_the_servers_connections_a_new_one_gets_429_never_a_5xx() -> None:
-    settings = WebSettings(max_connections=4, max_connections_per_client=16)
+    settings = WebSettings(max_connections=4, max_connections_per_network=16)
     with background(settings) as (url, _):
         with holding(url, 4):
-            answer = refused_once_held(url, "127.0.0.2")
+            answer = refused_once_held(url, OTHER_NETWORK)
             assert answer.startswith(b"HTTP/1.1 429")
             assert b"the server has its most connections open (4)" in answer
-        assert exchange(url, [GET_PAGE], "127.0.0.2").startswith(b"HTTP/1.1 200")
+        assert exchange(url, [GET_PAGE], OTHER_NETWORK).startswith(b"HTTP/1.1 200")
+
+
+def test_many_addresses_of_one_network_cannot_fill_the_server() -> None:
+    """40 addresses of 127.0.0.0/24 open 3 connections each and hold them (slow headers, as
+    issue 21 found 16 addresses x 16 filling the server): the network holds its 16 and the
+    rest are refused without counting, so that a client of another network is served."""
+    settings = WebSettings(max_connections=32, max_connections_per_network=16)
+    attackers = [f"127.0.0.{i}" for i in range(1, 41)]
+    with background(settings) as (url, _), holding(url, 120, attackers):
+        assert refused_once_held(url, "127.0.0.200").startswith(b"HTTP/1.1 429")
+        for _ in range(10):
+            assert exchange(url, [GET_PAGE], OTHER_NETWORK).startswith(b"HTTP/1.1 200")
+
+
+# ------------------------------------------------------------------ the caps, one by one
+
+
+def admitted(networks: Sequence[str], held: Sequence[str] = ()) -> list[str]:
+    """What the server holds when ``networks`` connect in that order after ``held`` and hold on
+    (the default caps: 256 connections, 16 a network)."""
+    found = list(held)
+    for network in networks:
+        if over_a_cap(network, found, 256, 16) is None:
+            found.append(network)
+    return found
+
+
+def test_addresses_count_by_network() -> None:
+    assert client_network("203.0.113.9") == client_network("203.0.113.250") == "203.0.113.0/24"
+    assert client_network("203.0.114.9") == "203.0.114.0/24"
+    assert client_network("2001:db8:1:2::1") == client_network("2001:db8:1:2:ffff::9")
+    assert client_network("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert client_network("::ffff:203.0.113.9") == "203.0.113.0/24"
+    assert client_network(None) is None
+
+
+def test_16_addresses_of_one_network_hold_16_connections_in_all() -> None:
+    one_network = [client_network(f"203.0.113.{i}") or "" for i in range(16) for _ in range(16)]
+    held = admitted(one_network)
+    assert len(held) == 16 and over_a_cap("198.51.100.0/24", held, 256, 16) is None
+
+
+def test_networks_holding_many_leave_the_reserve_to_new_clients() -> None:
+    """A quarter of the server's connections take only networks holding fewer than six: 16
+    networks of 16 fill the other three quarters, and new visitors still get six each."""
+    attackers = [f"10.0.{n}.0/24" for n in range(16) for _ in range(16)]
+    held = admitted(attackers)
+    assert len(held) == 192 + 4 * 6  # three quarters, then six for each network after them
+    assert over_a_cap("10.0.0.0/24", held, 256, 16) == (
+        "this network (10.0.0.0/24) has its most connections open (16): close some"
+    )
+    assert over_a_cap("10.0.12.0/24", held, 256, 16) == (
+        "the server keeps its last 64 connections for new clients"
+    )
+    visitors = [f"198.51.{n}.0/24" for n in range(6) for _ in range(6)]
+    assert admitted(visitors, held) == held + visitors

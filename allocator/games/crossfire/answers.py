@@ -13,14 +13,14 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
 from allocator.core.exact import Exact, ExactValue
 from allocator.core.violations import Violation
 from allocator.games.crossfire.objectives import Objective
-from allocator.games.crossfire.schema import Allocation, is_none
+from allocator.games.crossfire.schema import Allocation, Scenario, is_none
 
 Side = Literal["attacker", "defender"]
 
@@ -227,6 +227,64 @@ class PlayedRound(Answer):
     removed: dict[Side, list[str]]
 
 
+class TableRoll(Answer):
+    """One roll at the table, as the dice fell: each side's die (one die each), or each die of
+    its pool (one die per fighting stand, as the profile's ``dice_mode`` says)."""
+
+    attacker: list[int]
+    defender: list[int]
+
+
+def _as_written(scenario: Scenario) -> dict[str, Any]:
+    """A scenario as its file holds it: the parts given, nothing filled in."""
+    written: dict[str, Any] = scenario.model_dump(mode="json", exclude_unset=True)
+    return written
+
+
+#: A scenario in an answer: the data of a scenario file (``scenario.schema.json``).
+ScenarioData = Annotated[Scenario, PlainSerializer(_as_written, return_type=dict[str, Any])]
+
+
+class PlayAnswer(Answer):
+    """What ``cfalloc play --json`` prints and ``POST /api/play`` returns: one round played with
+    the dice rolled at the table (or on the page), and the next round's scenario."""
+
+    round: int = Field(description="The round played (the scenario's `round`).")
+    seed: int | None = Field(
+        default=None,
+        exclude_if=is_none,
+        description="When the dice were rolled here rather than at the table: their seed.",
+    )
+    combats: list[RolledCombat] = Field(
+        description="Each combat: who fought, the totals, the rolls scored, the winner."
+    )
+    dice: dict[str, list[TableRoll]] = Field(
+        description="The dice applied to each combat that was rolled, as they fell (a tie "
+        "re-rolled is a second roll); a combat decided without a roll has none."
+    )
+    removed: dict[Side, list[str]] = Field(description="The stands each side lost (7a).")
+    left: dict[Side, list[str]] = Field(description="The stands each side has left.")
+    over: bool = Field(description="Whether the fight is over (7b).")
+    winner: Side | None = Field(
+        description="Who holds the building when the fight is over: the attacker took it, or "
+        "the defender held it (None while it goes on)."
+    )
+    result: str = Field(description="What happened, in words.")
+    next_scenario: ScenarioData | None = Field(
+        default=None,
+        exclude_if=is_none,
+        description="While the fight goes on: the next round's scenario (the survivors, from "
+        "step 1), as a scenario file holds it.",
+    )
+    fight: FightAnswer | None = Field(
+        default=None,
+        exclude_if=is_none,
+        description="While the fight goes on: the whole fight from the next round on, both "
+        "sides at their best (objective `take`); left out when the time limit allowed no "
+        "answer.",
+    )
+
+
 class SimulateAnswer(Answer):
     """What ``cfalloc simulate --json`` prints and ``POST /api/simulate`` returns."""
 
@@ -269,8 +327,11 @@ class TrialsAnswer(Answer):
         default=None,
         exclude_if=is_none,
         description="With `take`: the exact chance of taking the building, round 1 played as "
-        "the trials played it.",
+        "the trials played it (absent when the time limit stopped the whole fight's search).",
     )
     note: str | None = Field(
-        default=None, exclude_if=is_none, description="When the time limit ended the trials."
+        default=None,
+        exclude_if=is_none,
+        description="When the time limit ended the trials, or stopped a search of the lines "
+        "they played (then the best found, not proven optimal).",
     )

@@ -69,17 +69,21 @@ class OddsTerms:
     # --- the table ---------------------------------------------------------------------
 
     def _table(self) -> list[Fraction]:
+        """Every probability a combat can have (with pools of dice, one per difference and
+        number of dice a side: within the time limit, which its building checks)."""
         na, nd = self.max_dice
         table = []
         for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1):
             for a in range(na + 1):
+                self.rules.tick()
                 for d in range(nd + 1):
                     table.append(win_probability(diff, self.mode, self.ties, (a, d)))
         self.auto_win = len(table)
         table.append(Fraction(1))
         self.unopposed = len(table)
         table.append(Fraction(1))
-        self.levels = sorted(set(table))
+        # a float never orders two fractions the wrong way round, only sometimes as equal
+        self.levels = sorted(set(table), key=lambda p: (float(p), p))
         position = {p: i for i, p in enumerate(self.levels)}
         self.level_of = [position[p] for p in table]
         return table

@@ -1,8 +1,8 @@
 """Crossfire in the registry: its resolver and its file formats and answers.
 
 Crossfire has a command group of its own (``cfalloc check``, ``solve``, ``explain``,
-``simulate``, in :mod:`allocator.cli.crossfire`), so no ``cfalloc resolve`` command, and its
-resolver answers with no details of its own.
+``simulate``, ``play``, in :mod:`allocator.cli.crossfire`), so no ``cfalloc resolve`` command,
+and its resolver answers with no details of its own.
 
 >>> sorted(GAME.formats)[:2]
 ['check-answer', 'crossfire-profile']
@@ -24,5 +24,8 @@ GAME = Game(
         "explain-answer": "allocator.games.crossfire.answers:ExplainAnswer",
         "simulate-answer": "allocator.games.crossfire.answers:SimulateAnswer",
         "trials-answer": "allocator.games.crossfire.answers:TrialsAnswer",
+        "play-answer": "allocator.games.crossfire.answers:PlayAnswer",
+        "sweep-spec": "allocator.games.crossfire.sweep:SweepSpec",
+        "sweep-line": "allocator.games.crossfire.sweep:SweepLine",
     },
 )

@@ -145,7 +145,7 @@ class Objective(ABC):
         """
         if self.unit == "stands":
             return f"{signed(delta, 3)} stands"
-        return f"{'+' if delta >= 0 else '-'}{percent(abs(delta))}"
+        return f"{'+' if delta >= 0 else '-'}{percent(abs(delta), ends=False)}"
 
     def value_text(self, value: Fraction) -> str:
         """A value as a report shows it: exact, then readable.

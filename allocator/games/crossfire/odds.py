@@ -47,9 +47,9 @@ class SideTotal:
 
 
 @cache
-def _max_die_counts(dice: int) -> tuple[int, ...]:
-    """How many of the 6**dice rolls have k as their highest die, for k = 1..6."""
-    return tuple(k**dice - (k - 1) ** dice for k in range(1, 7))
+def _at_most(dice: int) -> tuple[int, ...]:
+    """How many of the 6**dice rolls have no die above k, for k = 0..6."""
+    return tuple(k**dice for k in range(7))
 
 
 @cache
@@ -60,22 +60,16 @@ def win_probability(diff: int, mode: str, ties: str, dice: tuple[int, int] = (1,
     """
     diff = max(-DIFF_LIMIT, min(DIFF_LIMIT, diff))
     attacker, defender = dice if mode == "pool" else (1, 1)
-    a_counts, d_counts = _max_die_counts(max(attacker, 1)), _max_die_counts(max(defender, 1))
-    win = lose = tie = 0
-    for a_face, a_count in enumerate(a_counts, start=1):
-        for d_face, d_count in enumerate(d_counts, start=1):
-            weight = a_count * d_count
-            score = a_face + diff - d_face
-            if score > 0:
-                win += weight
-            elif score < 0:
-                lose += weight
-            else:
-                tie += weight
+    a_at_most, d_at_most = _at_most(max(attacker, 1)), _at_most(max(defender, 1))
+    win = lose = 0
+    for face in range(1, 7):  # the attacker's highest die; the defender's below or above it
+        highest = a_at_most[face] - a_at_most[face - 1]
+        win += highest * d_at_most[min(max(face + diff - 1, 0), 6)]
+        lose += highest * (d_at_most[6] - d_at_most[min(max(face + diff, 0), 6)])
     if ties == "reroll":
         return Fraction(win, win + lose) if win + lose else Fraction(1, 2)
-    total = win + lose + tie
-    return Fraction(win + (tie if ties == "attacker" else 0), total)
+    total = a_at_most[6] * d_at_most[6]
+    return Fraction(win + (total - win - lose if ties == "attacker" else 0), total)
 
 
 def stand_value(ruleset: Ruleset, battle: Battle, stand: str) -> list[tuple[str, int]]:

@@ -12,16 +12,14 @@
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
-from allocator.core.errors import InputError
+from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.answers import (
     PlayedRound,
-    Roll,
     RolledCombat,
     SimulateAnswer,
     TrialCombat,
@@ -29,64 +27,13 @@ from allocator.games.crossfire.answers import (
 )
 from allocator.games.crossfire.battle import SIDES, Battle
 from allocator.games.crossfire.objectives import DEFAULT_OBJECTIVE, FightObjective, Objective
-from allocator.games.crossfire.odds import CombatOdds, round_answer, round_odds
-from allocator.games.crossfire.rules import check, resolution
+from allocator.games.crossfire.odds import round_answer, round_odds
+from allocator.games.crossfire.play import fresh_seed, given_allocation, roll_combat
+from allocator.games.crossfire.rules import resolution
 from allocator.games.crossfire.schema import Allocation, SideName
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.search.solve import SolveOutcome
-
-#: Seeds are drawn from this range when the player gives none (small enough to type back in).
-SEED_RANGE = 1_000_000
-
-
-def fresh_seed() -> int:
-    """A new seed for dice nobody asked to repeat."""
-    return secrets.randbelow(SEED_RANGE)
-
-
-def roll_side(rng: random.Random, dice: int) -> int:
-    return max(rng.randint(1, 6) for _ in range(max(dice, 1)))
-
-
-def roll_combat(battle: Battle, combat: CombatOdds, rng: random.Random) -> RolledCombat:
-    """Roll one combat as the profile says; the loser's stands are all removed."""
-    rolls: list[Roll] = []
-    winner: SideName
-    if combat.decided:
-        winner = "attacker" if combat.p_attacker_wins == 1 else "defender"
-    else:
-        ruleset = battle.ruleset
-        pool = ruleset.value("dice_mode") == "pool"
-        att_dice = combat.attacker.fighters if pool else 1
-        def_dice = combat.defender.fighters if pool else 1
-        # With a pool, each fighting stand's +1 is its die: the best die replaces them.
-        att_mod = combat.attacker.total - (combat.attacker.fighters if pool else 0)
-        def_mod = combat.defender.total - (combat.defender.fighters if pool else 0)
-        while True:
-            a, d = roll_side(rng, att_dice), roll_side(rng, def_dice)
-            rolls.append(
-                Roll(attacker=a, defender=d, attacker_score=a + att_mod, defender_score=d + def_mod)
-            )
-            if a + att_mod != d + def_mod:
-                winner = "attacker" if a + att_mod > d + def_mod else "defender"
-                break
-            ties = ruleset.value("ties")
-            if ties != "reroll":
-                winner = ties
-                break
-    return RolledCombat(
-        name=combat.name,
-        attackers=list(combat.attackers),
-        defenders=list(combat.defenders),
-        attacker_total=combat.attacker.total,
-        defender_total=combat.defender.total,
-        attacker_parts=list(combat.attacker.parts),
-        defender_parts=list(combat.defender.parts),
-        rolls=rolls,
-        winner=winner,
-        note=combat.decided,
-    )
 
 
 def roll_round(
@@ -110,57 +57,49 @@ class Plan:
     and otherwise both sides' best line for the objective (a fight objective: the whole fight,
     searched once, when a round first needs it: :meth:`whole_fight`).
 
-    One time budget bounds every solve the plan makes.
+    One time budget bounds every solve the plan makes: once it has run out, a round whose line
+    is not known yet raises :class:`TimeLimitError` rather than being searched.
     """
 
     battle: Battle
     objective: Objective
-    time_limit: float | None
+    budget: Budget
     rounds: int | None = None
     given: Allocation | None = field(init=False)
+    #: Whether every line the plan has played so far was proven optimal.
+    proven: bool = field(init=False, default=True)
     _fight: SolveOutcome | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
-
-        self.budget = Budget.of_answer(self.time_limit or DEFAULT_TIME_LIMIT)
-        self.given = _given_allocation(self.battle)
+        self.given = given_allocation(self.battle)
 
     def whole_fight(self) -> SolveOutcome:
         """The fight objective's best line of the battle, with its playbook of later rounds."""
-        from allocator.games.crossfire.search.solve import solve
-
         if self._fight is None:
-            self._fight = solve(
-                self.battle, "defender", self.objective, rounds=self.rounds, budget=self.budget
-            )
+            self._fight = self._solve(self.battle, 1)
         return self._fight
 
     def __call__(self, current: Battle, round_number: int) -> Allocation:
         if round_number == 1 and self.given is not None:
             return self.given
         if isinstance(self.objective, FightObjective):
-            playbook = self.whole_fight().playbook
-            if playbook is not None:
-                return playbook.allocation(current, round_number)
+            fight = self.whole_fight()
+            if fight.playbook is not None:
+                return fight.playbook.allocation(current, round_number)
+            if round_number == 1:
+                return fight.line.allocation()
+        return self._solve(current, round_number).line.allocation()
+
+    def _solve(self, current: Battle, round_number: int) -> SolveOutcome:
+        """The best line from round ``round_number`` on (for a fight objective, over the
+        rounds left of the plan's)."""
         from allocator.games.crossfire.search.solve import solve
 
-        return solve(current, "defender", self.objective, budget=self.budget).line.allocation()
-
-
-def _given_allocation(battle: Battle) -> Allocation | None:
-    allocation = battle.allocation
-    if allocation is None or allocation.attack is None:
-        return None
-    broken = check(battle)
-    if broken:
-        raise InputError(
-            f"the allocation breaks rule {broken[0].rule}: {broken[0].message} "
-            "(run `cfalloc check` for the full report)",
-            file=battle.file,
-            place="allocation",
-        )
-    return allocation
+        self.budget.check(f"the line of round {round_number}")
+        rounds = None if self.rounds is None else self.rounds - round_number + 1
+        outcome = solve(current, "defender", self.objective, rounds=rounds, budget=self.budget)
+        self.proven = self.proven and outcome.proven
+        return outcome
 
 
 def play(
@@ -195,10 +134,11 @@ def simulate(
     time_limit: float | None = None,
 ) -> SimulateAnswer:
     """Roll up to ``rounds`` rounds; after the first both sides play their best line."""
+    from allocator.games.crossfire.search.solve import DEFAULT_TIME_LIMIT
+
     seed = fresh_seed() if seed is None else seed
-    history, left, winner = play(
-        battle, rounds, random.Random(seed), Plan(battle, objective, time_limit)
-    )
+    plan = Plan(battle, objective, Budget.of_answer(time_limit or DEFAULT_TIME_LIMIT))
+    history, left, winner = play(battle, rounds, random.Random(seed), plan)
     return SimulateAnswer(
         seed=seed,
         rounds=history,
@@ -227,39 +167,53 @@ def trials(
     seed = fresh_seed() if seed is None else seed
     rng = random.Random(seed)
     budget = Budget.of_answer(time_limit or DEFAULT_TIME_LIMIT)
-    allocation_of = Plan(battle, objective, time_limit, rounds)
+    plan = Plan(battle, objective, budget, rounds)
+    fight_objective = isinstance(objective, FightObjective)
     p_take = None
-    if isinstance(objective, FightObjective):
-        fight = allocation_of.whole_fight()
-        p_take = fight.line.value
-        if fight.playbook is not None and allocation_of.given is not None:
-            # the trials play the file's round 1: the exact chance is that line's (worked out
-            # before they start, so that every state they reach has its line ready)
-            p_take = fight.playbook.value_of(allocation_of.given)
-    first = allocation_of(battle, 1)
+    if fight_objective:
+        fight = plan.whole_fight()
+        if fight.playbook is not None:  # else the search was cut short: its value is a bound
+            # the trials play the file's round 1 when it has one: the exact chance is then that
+            # line's (worked out before they start, so that every state they reach has its line)
+            given = plan.given
+            p_take = fight.line.value if given is None else fight.playbook.value_of(given)
+    first = plan(battle, 1)
     odds = round_odds(battle, first.combats or {}, first.attack or {}, first.reallocate or {})
     wins = dict.fromkeys((c.name for c in odds), 0)
     sweeps = takes = played = 0
     longest = rounds or default_limits().max_rounds
-    while played < count and not (played and played % 64 == 0 and budget.expired()):
-        played += 1
-        if isinstance(objective, FightObjective):
-            history, _, winner = play(battle, longest, rng, allocation_of)
+    while played < count and not budget.expired():
+        if fight_objective:
+            try:
+                history, _, winner = play(battle, longest, rng, plan)
+            except TimeLimitError:
+                break  # a fight the time limit cut short is not counted
             results = [c.winner for c in history[0].combats]
             takes += winner == "attacker"
         else:
             results = [roll_combat(battle, c, rng).winner for c in odds]
+        played += 1
         for combat, winner_of in zip(odds, results, strict=True):
             wins[combat.name] += winner_of == "attacker"
         sweeps += all(w == "attacker" for w in results)
+    if not played:
+        raise TimeLimitError(budget.seconds or 0.0, "a trial's line of play")
     p_sweep = round_answer(odds).sweep.exact
+    notes = []
+    if played < count:
+        notes.append(
+            f"the time limit ({budget.seconds:g} s) ended the trials after {played:,} of "
+            f"{count:,}: give more time with --time-limit"
+        )
+    if not plan.proven:
+        notes.append("the lines played are the best found in the time limit, not proven optimal")
     return TrialsAnswer(
         trials=played,
         asked=count,
         seed=seed,
         objective=objective,
         rounds=rounds,
-        file_allocation=allocation_of.given is not None,
+        file_allocation=plan.given is not None,
         combats=[
             TrialCombat(
                 name=c.name,
@@ -272,11 +226,8 @@ def trials(
         sweep_rate=sweeps / played,
         p_sweep=float(p_sweep),
         p_sweep_exact=p_sweep,
-        take_rate=None if p_take is None else takes / played,
+        take_rate=takes / played if fight_objective else None,
         p_take=None if p_take is None else float(p_take),
         p_take_exact=p_take,
-        note=None
-        if played == count
-        else f"the time limit ({budget.seconds:g} s) ended the trials after {played:,} of "
-        f"{count:,}: give more time with --time-limit",
+        note="; ".join(notes) or None,
     )

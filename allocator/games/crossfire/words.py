@@ -13,7 +13,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from allocator.core.exact import fraction_text
 from allocator.core.text import odds_text
 from allocator.games.crossfire.answers import CombatAnswer, FightAnswer, RoundAnswer
 from allocator.games.crossfire.objectives import Objective
@@ -38,7 +37,8 @@ def describe_changes(best: dict[str, list[str]], other: dict[str, list[str]]) ->
 #: What the value of a time-limited whole fight is.
 AT_LEAST = (
     "for the whole fight the value is what this line gives the attacker at least (the states "
-    "of the fight not searched in time counted as held)"
+    "of the fight not searched in time counted as held, or, when even that was not worked out "
+    "in time, what its first round alone gives)"
 )
 
 
@@ -49,7 +49,10 @@ def not_proven_note(bounds: tuple[Fraction, Fraction] | None, objective: Objecti
         note += f"; {AT_LEAST}"
     if bounds is not None:
         low, high = bounds
-        note += f"; the optimum lies between {fraction_text(low)} and {fraction_text(high)}"
+        note += (
+            f"; the optimum lies between {objective.value_text(low)} and "
+            f"{objective.value_text(high)}"
+        )
     return note
 
 
@@ -64,6 +67,11 @@ def why(outcome: SolveOutcome) -> str:
         sentence = (
             f"Best found for the {side}, not proven optimal (the time limit stopped the "
             f"search): {at_least}{value}."
+        )
+    elif runner is None and not outcome.choices.complete:
+        sentence = (
+            f"Best for the {side}: {value}; the other choices were not all valued, so no "
+            "runner-up is named."
         )
     elif runner is None:
         sentence = (
@@ -128,4 +136,21 @@ def fight_sentence(fight: FightAnswer) -> str:
         f"holds it with {odds_text(held)}; the fight lasts "
         f"{rounds:.2f} rounds on average, and the attacker loses "
         f"{lost['attacker']:.2f} stands, the defender {lost['defender']:.2f}."
+    )
+
+
+def fight_now_sentence(fight: FightAnswer, round_: int) -> str:
+    """The whole fight from a later round on: ``From round 2 on the attacker now takes the
+    building with probability 5/7 (71.4%), both sides at their best.``"""
+    taken = fight.p_attacker_takes
+    if taken is None:  # cut short
+        low, high = fight.bounds or (Fraction(0), Fraction(1))
+        return (
+            f"From round {round_} on the chance that the attacker takes the building lies "
+            f"between {odds_text(low)} and {odds_text(high)} (the search was stopped by the "
+            "time limit)."
+        )
+    return (
+        f"From round {round_} on the attacker now takes the building with probability "
+        f"{odds_text(taken)}, both sides at their best."
     )

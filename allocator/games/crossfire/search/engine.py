@@ -142,7 +142,7 @@ class Engine:
         #: The least and the most a value can be (a line at either cannot be bettered), if any.
         self.bounds = self.objective.bounds
         #: When set, states not yet searched count as this (bounds after a time-out).
-        self.unknown_as: float | None = None
+        self.unknown_as: Fraction | None = None
 
     @property
     def fight(self) -> FightObjective:
@@ -175,7 +175,7 @@ class Engine:
         if found is not None:
             return found
         if self.unknown_as is not None:
-            return self.unknown_as
+            return float(self.unknown_as)
         if self.budget.expired():
             raise OutOfTime
         lines = self.round_lines(self.later, index)
@@ -193,7 +193,11 @@ class Engine:
     ) -> RoundLines:
         defender, attacker = self._counts(view, index)
         groupings = groupings if groupings is not None else view.groupings(defender)
-        attacks = [view.attacks(attacker, len(g.comps)) for g in groupings]
+        # the most combats first: theirs are the attacks likeliest to be too many to list, and
+        # then none of the others is built in vain
+        sizes = sorted({len(g.comps) for g in groupings}, reverse=True)
+        by_size = {k: view.attacks(attacker, k) for k in sizes}
+        attacks = [by_size[len(g.comps)] for g in groupings]
         return RoundLines(view, index, groupings, attacks)
 
     def _counts(self, view: View, index: int) -> tuple[Counts, Counts]:
@@ -355,7 +359,7 @@ class Engine:
         values = np.array(self.values[children])
         missing = np.isnan(values)
         if missing.any() and self.unknown_as is not None:  # the terminal states are all known
-            values[missing] = self.unknown_as
+            values[missing] = float(self.unknown_as)
         elif missing.any():
             unique, inverse = np.unique(children[missing], return_inverse=True)
             found = np.array([self.value(int(child), later) for child in unique])
@@ -373,6 +377,8 @@ class Engine:
         found = self.exact.get(key)
         if found is not None:
             return found
+        if self.unknown_as is not None and self._known(index, rounds) is None:
+            return self.unknown_as  # a searched state's value is its own, never an assumption
         if self.budget.expired():
             raise OutOfTime
         float_value = self.value(index, rounds)

@@ -31,7 +31,7 @@ from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.odds import DIFF_LIMIT, side_total, win_probability
 from allocator.games.crossfire.rules import leaders as leader_rules
 from allocator.games.crossfire.rules.attack import class_attacks, leader_places, squad_spreads
-from allocator.games.crossfire.rules.base import Counts, TooManyLines
+from allocator.games.crossfire.rules.base import Counts, StandClass, TooManyLines
 from allocator.games.crossfire.rules.grouping import legal_groupings
 from allocator.games.crossfire.rules.reallocation import class_reallocations
 from allocator.games.crossfire.rules.resolution import keeps_fighting
@@ -295,6 +295,8 @@ class View:
             useful = [a for a in legal if self._adds_something(a)]  # each legal one ticks
             shape = (len(useful), combats, len(c.attacker))
             return np.array(useful, dtype=np.int16).reshape(shape)
+        if self._fewest_attacks(attacker, squads, combats) > ATTACKS:
+            raise TooManyLines(f"more than {ATTACKS:,} attacks on {combats} combats")
         self.reserve(spreads * (64 + len(squads) * (2 * combats + 8)), "the attacks")
         spread = squad_spreads(squads, attacker, combats, self.tick)
         rows = np.arange(len(spread))
@@ -333,6 +335,35 @@ class View:
             joined = where >= 0
             counts[np.flatnonzero(joined), where[joined], cls] += 1
         return counts
+
+    def _fewest_attacks(self, attacker: Counts, squads: Sequence[StandClass], combats: int) -> int:
+        """A lower bound of the attacks :meth:`_useful_attacks` lists when every combat gets a
+        squad, worked out before any is built: the spreads that cover every combat (4a, 4e;
+        counted by inclusion and exclusion), each with no leader or with any one leader who
+        always has a place (rated above 0, near a squad of his own troops: 5a, 5b).
+        """
+        c = self.classes
+        spreads = sum(
+            (-1) ** empty
+            * comb(combats, empty)
+            * prod(
+                comb(attacker[k.index] + combats - empty - 1, combats - empty - 1) for k in squads
+            )
+            for empty in range(combats)
+        )
+        placed = sum(
+            1
+            for leader in c.attacker
+            if leader.role == Role.leader
+            and attacker[leader.index]
+            and self.ratings[leader.index]
+            and any(
+                c.near[leader.index][k.index]
+                and (not leader.platoon_leader or c.commands[leader.index][k.index])
+                for k in squads
+            )
+        )
+        return int(spreads) * (1 + placed)
 
     def _adds_something(self, attack: Sequence[Counts]) -> bool:
         """Whether every leader of an attack raises his combat's total (see the module text).
@@ -396,26 +427,48 @@ class View:
 
 
 class Odds:
-    """P(attacker wins) of a combat from both sides' stats: vectorised floats, or exact."""
+    """P(attacker wins) of a combat from both sides' stats: vectorised floats, or exact.
+
+    Each probability is worked out when a line first needs it (with pools of dice there are
+    (2 * DIFF_LIMIT + 1) * (fighters + 2) ** 2 of them, most of which no line of a time-limited
+    search reaches), then kept.
+    """
 
     def __init__(self, battle: Battle, most_fighters: int):
         ruleset = battle.ruleset
         self.pool = ruleset.value("dice_mode") == "pool"
-        ties = ruleset.value("ties")
+        self.ties = ruleset.value("ties")
         self.cap = most_fighters + 1 if self.pool else 0
-        self.exact = [
-            [
-                [
-                    win_probability(diff, "pool", ties, (a, d))
-                    if self.pool
-                    else win_probability(diff, "single", ties)
-                    for d in range(self.cap + 1)
-                ]
-                for a in range(self.cap + 1)
-            ]
-            for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1)
-        ]
-        self.table = np.array([[[float(p) for p in row] for row in plane] for plane in self.exact])
+        shape = (2 * DIFF_LIMIT + 1, self.cap + 1, self.cap + 1)
+        #: The float of every probability worked out so far (NaN: not yet); a single die each
+        #: has one per difference, all worked out at once.
+        self.table = np.full(shape, np.nan)
+        #: 1 where the attacker wins for certain, -1 where he cannot win, 0 between (exactly),
+        #: beside each float of the table.
+        self.sure = np.zeros(shape, dtype=np.int8)
+        if not self.pool:
+            for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1):
+                self._work_out(diff + DIFF_LIMIT, 0, 0)
+
+    def _exact(self, diff: int, attacker_dice: int, defender_dice: int) -> Fraction:
+        if self.pool:
+            return win_probability(diff, "pool", self.ties, (attacker_dice, defender_dice))
+        return win_probability(diff, "single", self.ties)
+
+    def _work_out(self, row: int, attacker_dice: int, defender_dice: int) -> None:
+        """One entry of the table and of ``sure`` (row = difference + DIFF_LIMIT)."""
+        p = self._exact(row - DIFF_LIMIT, attacker_dice, defender_dice)
+        self.table[row, attacker_dice, defender_dice] = float(p)
+        self.sure[row, attacker_dice, defender_dice] = int(p == 1) - int(p == 0)
+
+    def _places(self, at: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Work out the entries at ``at`` that no line has needed yet."""
+        missing = np.isnan(self.table[at])
+        if missing.any():
+            shape = missing.shape
+            places = np.stack([np.broadcast_to(i, shape)[missing] for i in at], axis=1)
+            for row, a, d in np.unique(places, axis=0).tolist():
+                self._work_out(row, a, d)
 
     def _difference(self, ta: Any, fa: Any, td: Any, fd: Any) -> Any:
         """The difference the table is indexed by (scores compared in pool mode, else totals)."""
@@ -423,14 +476,12 @@ class Odds:
 
     def floats(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
         """P(attacker wins) of every combat of the given attacks: (attacks, combats)."""
-        return self.of(
-            attacks.total[rows],
-            attacks.fighters[rows],
-            attacks.can_fight[rows],
-            np.array([s.total for s in defender]),
-            np.array([s.fighters for s in defender]),
-            np.array([s.can_fight for s in defender]),
-        )
+        return self.of(*_both_sides(attacks, rows, defender))
+
+    def certainty(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
+        """Exactly whether the attacker wins each combat of the given attacks for certain (1),
+        cannot win it (-1), or either may happen (0): (attacks, combats)."""
+        return self._looked_up(self.sure, (1, -1), *_both_sides(attacks, rows, defender))
 
     def of(
         self,
@@ -442,13 +493,30 @@ class Odds:
         cd: np.ndarray,
     ) -> np.ndarray:
         """P(attacker wins) from arrays of both sides' totals, fighters and can-fight flags."""
+        return self._looked_up(self.table, (1.0, 0.0), ta, fa, ca, td, fd, cd)
+
+    def _looked_up(
+        self,
+        table: np.ndarray,
+        ends: tuple[float, float],
+        ta: np.ndarray,
+        fa: np.ndarray,
+        ca: np.ndarray,
+        td: np.ndarray,
+        fd: np.ndarray,
+        cd: np.ndarray,
+    ) -> np.ndarray:
+        """``table``'s entry for each combat; ``ends`` where the defender, or the attacker,
+        cannot fight."""
         # np.minimum/np.maximum rather than np.clip: clip's own cost dominates on small arrays
         d = np.minimum(np.maximum(self._difference(ta, fa, td, fd), -DIFF_LIMIT), DIFF_LIMIT)
         if self.pool:
-            p = self.table[d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap)]
+            at = (d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap))
+            self._places(at)
+            p = table[at]
         else:
-            p = self.table[d + DIFF_LIMIT, 0, 0]
-        return np.asarray(np.where(ca, np.where(cd, p, 1.0), 0.0))
+            p = table[d + DIFF_LIMIT, 0, 0]
+        return np.asarray(np.where(ca, np.where(cd, p, ends[0]), ends[1]))
 
     def fraction(self, attacker: SideStats, defender: SideStats) -> Fraction:
         if not attacker.can_fight:
@@ -458,9 +526,19 @@ class Odds:
         a, d = attacker, defender
         diff = int(self._difference(a.total, a.fighters, d.total, d.fighters))
         diff = min(max(diff, -DIFF_LIMIT), DIFF_LIMIT)
-        if not self.pool:
-            return self.exact[diff + DIFF_LIMIT][0][0]
-        return self.exact[diff + DIFF_LIMIT][min(a.fighters, self.cap)][min(d.fighters, self.cap)]
+        return self._exact(diff, min(a.fighters, self.cap), min(d.fighters, self.cap))
+
+
+def _both_sides(attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> tuple[Any, ...]:
+    """The odds' inputs of the given attacks against the defender's combats."""
+    return (
+        attacks.total[rows],
+        attacks.fighters[rows],
+        attacks.can_fight[rows],
+        np.array([s.total for s in defender]),
+        np.array([s.fighters for s in defender]),
+        np.array([s.can_fight for s in defender]),
+    )
 
 
 def stats_of(attacks: AttackSet, a: int, k: int) -> SideStats:

@@ -32,7 +32,7 @@ from allocator.games.crossfire.search.engine import (
     Policy,
     RoundLines,
 )
-from allocator.games.crossfire.search.lines import Choices, Combats, Line
+from allocator.games.crossfire.search.lines import Choices, Combats, Line, evaluate
 
 #: The most lines of the first round the enumeration values (beyond, CP-SAT searches).
 LINES = 40_000_000
@@ -112,10 +112,14 @@ class RootGame:
     def solve(self, side: str) -> GameOutcome:
         e, rounds = self.engine, self.engine.rounds
         later = None if rounds is None else rounds - 1
+        if isinstance(e.objective, FightObjective):
+            settled = self._settled(side)
+            if settled is not None:
+                return settled
         values = e.line_values(self.lines, rounds, partial=True)
+        if not self.lines.complete:
+            raise OutOfTime  # the choices not valued may be better: only bounds are known
         valued = self.lines.valued()
-        if not valued:
-            raise OutOfTime
         if self.given is None:
             groupings = _ranked(
                 valued,
@@ -148,12 +152,71 @@ class RootGame:
                     )
                 )
             choices = Choices(attacks.same, True, runner)
-        outcome = GameOutcome(self._line(value, policy), choices, self.lines.complete, e.states)
+        outcome = GameOutcome(self._line(value, policy), choices, True, e.states)
         if isinstance(e.objective, FightObjective):
             outcome.fight = self._fight(policy)
             outcome.one_round = self._one_round_cost()
             outcome.playbook = Playbook(self, policy)
         return outcome
+
+    # --- a fight a bound settles before it is searched ------------------------------------------
+
+    def _settled(self, side: str) -> GameOutcome | None:
+        """The answer without a search of the fight, when the first round alone settles it.
+
+        Each combat is looked at on its own. If every grouping has an attack that wins every
+        combat for certain, the building is taken in round 1 whatever the defender does: the
+        value is exactly 1. If some grouping meets every attack with combats the attacker cannot
+        win, and losing them all leaves him nothing to fight on with, it is exactly 0. The
+        choices whose value only the search could tell are not counted (the count is then not
+        complete) and there is no runner-up (none can be worse than 0, nor better than 1).
+        """
+        e, lines = self.engine, self.lines
+        sure = [self._certainty(g) for g in range(len(lines.groupings))]
+        winning = [np.flatnonzero((row == 1).all(axis=1)) for row in sure]
+        if all(len(w) for w in winning):
+            g = 0
+            a = int(winning[g][0])
+            if side == "defender" and self.given is None:
+                choices = Choices(len(lines.groupings) - 1, True, None)
+            else:
+                choices = Choices(len(winning[g]) - 1, False, None)
+        else:
+            hopeless = [g for g in range(len(lines.groupings)) if self._hopeless(g, sure[g])]
+            if not hopeless:
+                return None
+            g, a = hopeless[0], 0
+            if side == "defender" and self.given is None:
+                choices = Choices(len(hopeless) - 1, len(hopeless) == len(lines.groupings), None)
+            else:
+                choices = Choices(lines.attacks[g].size - 1, True, None)
+        later = None if e.rounds is None else e.rounds - 1
+        value, policy = e.exact_attack(lines, g, a, later, 0.0)
+        outcome = GameOutcome(self._line(value, policy), choices, True, e.states)
+        outcome.fight = self._fight(policy)
+        outcome.one_round = value if value == 1 else None
+        outcome.playbook = Playbook(self, policy)
+        return outcome
+
+    def _certainty(self, g: int) -> np.ndarray:
+        """Each combat of each attack on grouping ``g`` that opposes them all, on its own: won
+        for certain (1), lost for certain (-1) or either (0); attacks that leave a combat
+        unopposed count as uncertain."""
+        attacks, grouping = self.lines.attacks[g], self.lines.groupings[g]
+        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
+        full = np.flatnonzero(attacks.full)
+        if len(full):
+            sure[full] = self.engine.odds.certainty(attacks, full, grouping.stats)
+        return sure
+
+    def _hopeless(self, g: int, sure: np.ndarray) -> bool:
+        """Whether every attack on grouping ``g`` opposes every combat, loses each for certain,
+        and leaves the attacker nothing that fights on (7b)."""
+        attacks = self.lines.attacks[g]
+        if not attacks.size or not attacks.full.all() or not (sure == -1).all():
+            return False
+        left = self.lines.index - attacks.offsets.sum(axis=1)
+        return all(self.engine.space.winner(int(i)) == "defender" for i in np.unique(left))
 
     # --- a line of play, by stand ---------------------------------------------------------------
 
@@ -200,7 +263,8 @@ class RootGame:
 
     def _one_round_cost(self) -> Fraction | None:
         """What the grouping best for the first round alone (the fight objective's
-        ``first_round``) is worth over the whole fight."""
+        ``first_round``) is worth over the whole fight (None when the time limit stopped the
+        search before it valued that grouping)."""
         if self.given is not None:
             return None
         e = self.engine
@@ -208,9 +272,9 @@ class RootGame:
         lines = first.round_lines(first.root, first.root_index())
         values = first.grouping_values(lines, None)
         best = min(range(len(values)), key=lambda g: values[g])
-        chosen = lines.groupings[best].comps
-        for g, grouping in enumerate(self.lines.groupings):
-            if sorted(grouping.comps) == sorted(chosen):
+        chosen = sorted(lines.groupings[best].comps)
+        for g in self.lines.valued():
+            if sorted(self.lines.groupings[g].comps) == chosen:
                 return e.exact_grouping(self.lines, g, e.rounds)[0]
         return None
 
@@ -219,37 +283,70 @@ class RootGame:
     def bounded(self, side: str) -> GameOutcome:
         """The best line found and bounds of the optimum, from the states searched in time.
 
-        Each bound takes one pass over the first round's lines (unsearched states counted as the
-        least, then the most a value can be), itself given :data:`BOUNDS_SECONDS`: a pass cut
-        short bounds the optimum from the groupings it reached, or (the lower bound) not at all.
+        Every number is exact. The states not searched count as the most a value can be (for
+        the upper bound: the best grouping's exact value so) and then as the least (the line's
+        own value, and the lower bound: each grouping's best attack valued exactly so), each
+        pass of the first round's lines and each exact value given :data:`BOUNDS_SECONDS`. A
+        pass cut short bounds the optimum from the groupings it reached, or (the lower bound)
+        not at all; a line whose exact value was not reached in time is worth what its first
+        round alone gives (for ``take``, the chance of taking the building in that round), a
+        lower bound of its value too.
         """
         e = self.engine
-        passes = []
-        ends = (None, None) if e.bounds is None else (float(e.bounds[0]), float(e.bounds[1]))
-        for assume in ends:  # a round objective has no unsearched states to count
-            e.unknown_as = assume
-            e.budget = Budget(BOUNDS_SECONDS)
-            self.lines.forget()
-            passes.append((e.line_values(self.lines, e.rounds, partial=True), self.lines.complete))
-        (low, low_complete), (high, _) = passes
-        valued = [g for g in range(len(high)) if len(high[g]) and len(low[g])]
-        top_high = {g: float(high[g].max()) for g in valued}
+        ends = e.bounds or (None, None)
+        high, _ = self._pass(ends[1])
+        top_high = {g: float(v.max()) for g, v in enumerate(high) if len(v)}
+        upper = min(top_high, key=top_high.__getitem__)
+        hi = self._exactly(lambda: e.exact_grouping(self.lines, upper, e.rounds)[0])
+        low, low_complete = self._pass(ends[0])
+        valued = [g for g in top_high if len(low[g])]
         g = (
             min(valued, key=top_high.__getitem__)
             if side == "defender" and self.given is None
             else 0
         )
-        a = int(np.argmax(low[g]))
-        bounds = None
-        if low_complete:
-            lo = min(float(v.max()) for v in low if len(v))
-            bounds = (
-                _outward(lo, True, e.bounds),
-                _outward(min(top_high.values()), False, e.bounds),
+        later = None if e.rounds is None else e.rounds - 1
+
+        def attack_value(g: int) -> Fraction | None:
+            a = int(np.argmax(low[g]))
+            return self._exactly(
+                lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a]))[0]
             )
-        value = _outward(float(low[g][a]), True, e.bounds)
-        line = self._line(value, Policy(Option(g, a, self._finals(g, a)), value, []))
+
+        a = int(np.argmax(low[g]))
+        line = self._line(Fraction(0), Policy(Option(g, a, self._finals(g, a)), Fraction(0), []))
+        value = attack_value(g)
+        if value is None:
+            value = evaluate(
+                e.battle, e.objective.first_round, line.combats, line.attack, line.reallocate
+            )
+        line.value = value
+        bounds = None
+        if e.bounds is not None:
+            least, most = e.bounds
+            lows = [attack_value(g) for g in valued] if low_complete else []
+            found = [v for v in lows if v is not None]
+            lo = min(found) if found and len(found) == len(lows) else least
+            bounds = (lo, most if hi is None else hi)
+        e.unknown_as = None
         return GameOutcome(line, Choices(0, False, None), False, e.states, bounds=bounds)
+
+    def _pass(self, unknown: Fraction | None) -> tuple[list[np.ndarray], bool]:
+        """The first round's lines valued with the states not searched counted as ``unknown``
+        (a round objective has none), within :data:`BOUNDS_SECONDS`."""
+        e = self.engine
+        e.unknown_as = unknown
+        e.budget = Budget(BOUNDS_SECONDS)
+        self.lines.forget()
+        return e.line_values(self.lines, e.rounds, partial=True), self.lines.complete
+
+    def _exactly(self, value: Callable[[], Fraction]) -> Fraction | None:
+        """An exact value worked out within :data:`BOUNDS_SECONDS`, or None."""
+        self.engine.budget = Budget(BOUNDS_SECONDS)
+        try:
+            return value()
+        except OutOfTime:
+            return None
 
     def _finals(self, g: int, a: int) -> tuple[Counts, ...] | None:
         attacks = self.lines.attacks[g]
@@ -399,13 +496,3 @@ def _ranked(
     if worse:
         runner = (min if low else max)(worse, key=lambda i: (values[i], -i if not low else i))
     return Ranked(best, same, runner)
-
-
-def _outward(value: float, down: bool, bounds: tuple[Fraction, Fraction] | None) -> Fraction:
-    """A float bound as a short fraction, rounded outward past any float error (and kept within
-    the objective's ``bounds``, if it has them)."""
-    scale = 10**6
-    shifted = value * scale + (-0.01 if down else 0.01)
-    numerator = int(np.floor(shifted)) if down else int(np.ceil(shifted))
-    found = Fraction(numerator, scale)
-    return found if bounds is None else min(max(found, bounds[0]), bounds[1])

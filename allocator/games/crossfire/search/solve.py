@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
-from allocator.games.crossfire.battle import Battle
+from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.objectives import (
     DEFAULT_OBJECTIVE,
     FightObjective,
@@ -211,6 +211,8 @@ def _fight_beyond_reach(
     first = objective.first_round
     found = _by_cp_sat(battle, side, first, budget, given, warnings)
     least, most = _bounds_of(objective)
+    if found.proven and found.line.value == most:  # a lower bound at the most it can be
+        return _taken_in_round_one(battle, side, objective, found, rounds)
     low = found.line.value if found.proven else least
     warnings.append(
         "The whole fight has too many lines to search: this is the best line for the first "
@@ -226,6 +228,42 @@ def _fight_beyond_reach(
         found.searched,
         warnings,
         bounds=(low, most),
+        rounds=rounds,
+    )
+
+
+def _taken_in_round_one(
+    battle: Battle, side: str, objective: FightObjective, found: SolveOutcome, rounds: int | None
+) -> SolveOutcome:
+    """The whole fight when the attacker wins every combat of round 1 for certain against
+    every grouping (the first round's proven optimum is 1): the building is taken in round 1,
+    so the fight's value is exactly 1 without a search of the fight. The attacker's other
+    answers worth 1 over the whole fight are not all counted, nor is there a runner-up."""
+    from allocator.games.crossfire.search.game import FightStats
+
+    choices = found.choices
+    if side == "attacker":
+        choices = Choices(choices.alternatives, False, None)
+    attackers = sum(1 for s in battle.attacker.ids() if battle.role(s) in (Role.squad, Role.leader))
+    defenders = len(battle.defender.ids())
+    fight = FightStats(
+        Fraction(1),
+        Fraction(1),
+        {"attacker": Fraction(0), "defender": Fraction(defenders)},
+        {(attackers, 0): Fraction(1)},
+        0,
+    )
+    return SolveOutcome(
+        side,
+        objective,
+        True,
+        found.line,
+        found.odds,
+        choices,
+        0,
+        found.warnings,
+        fight=fight,
+        one_round=Fraction(1),
         rounds=rounds,
     )
 

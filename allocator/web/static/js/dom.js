@@ -67,10 +67,19 @@ function rounded(p, q, digits) {
   return negative && scaled !== 0n ? `-${whole}` : whole;
 }
 
-/** An exact probability as a percentage, rounded half up as the command line does: 81.3%. */
+/** An exact probability as a percentage, rounded half up as the command line does: 81.3%.
+ * 100% and 0% are said only of exactly 1 and 0 (else "over 99.9%", "under 0.1%"). */
 export function percent(exact, digits = digitsOf.percent) {
   const [p, q] = fraction(exact);
-  return `${rounded(p * 100n, q, digits)}%`;
+  const text = rounded(p * 100n, q, digits);
+  const inside = (p > 0n) === (q > 0n) && p !== 0n && (p < 0n ? -p : p) < (q < 0n ? -q : q);
+  if (inside && text === rounded(100n, 1n, digits)) {
+    return `over ${rounded(100n * 10n ** BigInt(digits) - 1n, 10n ** BigInt(digits), digits)}%`;
+  }
+  if (inside && text === rounded(0n, 1n, digits)) {
+    return `under ${rounded(1n, 10n ** BigInt(digits), digits)}%`;
+  }
+  return `${text}%`;
 }
 
 /** An exact number, signed and rounded half up: +0.44, -1.25. */

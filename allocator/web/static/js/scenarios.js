@@ -4,6 +4,11 @@ import {depth, leading} from "./allocation.js";
 import {api, ApiError, errorDetails} from "./api.js";
 import {renderHead} from "./board.js";
 import {$, el, fill} from "./dom.js";
+import {
+  anyRecord, LinkError, linkFragment, listOf, mapOf, optional, readFragment, record, text,
+  wholeNumber,
+} from "./link.js";
+import {roundsForLink, roundsFromLink} from "./rounds.js";
 import {STAGES} from "./stages.js";
 import {currentStage, on, reset, state} from "./state.js";
 
@@ -45,15 +50,16 @@ export function showScenarioError(error) {
   box.hidden = !error;
   box.replaceChildren();
   if (!error) return;
-  fill(box, el("p", {}, el("strong", {text: "This scenario cannot be used."})),
-    errorDetails(error));
+  const heading = error instanceof LinkError
+    ? "This link cannot be opened." : "This scenario cannot be used.";
+  fill(box, el("p", {}, el("strong", {text: heading})), errorDetails(error));
 }
 
 /**
  * Draw a scenario (its own allocation, or the given one) and start checking it. Only the latest
  * of several loads in flight is drawn.
  */
-async function openScenario(scenarioPromise, source, allocation, step) {
+async function openScenario(scenarioPromise, source, allocation, step, rounds = []) {
   const mine = ++loadTicket;
   document.body.dataset.loading = "true";
   let scenario;
@@ -66,6 +72,7 @@ async function openScenario(scenarioPromise, source, allocation, step) {
     if (mine === loadTicket) delete document.body.dataset.loading;
   }
   if (mine !== loadTicket) return;
+  if (allocation) fitsTheBoard(allocation, board);
   showScenarioError(null);
   const given = allocation === undefined ? scenario.allocation : allocation;
   state.scenario = {...scenario};
@@ -77,6 +84,8 @@ async function openScenario(scenarioPromise, source, allocation, step) {
     ...board.attacker.map((stand) => [stand.id, {...stand, side: "attacker"}]),
   ]);
   state.check = null;
+  state.rounds = rounds;
+  state.played = null;
   renderHead();
   renderPicker();
   for (const id of ["solve-result", "roll-result", "explain-result"]) $(id).replaceChildren();
@@ -95,13 +104,17 @@ export function loadShipped(name) {
   return guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(name)}`), {name}));
 }
 
-/** Open one of the player's own scenarios, adding it to the picker's "Your own" group. */
-export function openOwn(scenario, label) {
+/**
+ * Open one of the player's own scenarios, adding it to the picker's "Your own" group; with the
+ * allocation and step to start at, and the rounds played before it (the next round of a fight).
+ */
+export function openOwn(scenario, label, {allocation, step, rounds} = {}) {
   const index = own.findIndex((item) => item.label === label);
   const entry = {label, scenario};
   if (index >= 0) own[index] = entry;
   else own.push(entry);
-  return guarded(openScenario(Promise.resolve(scenario), {own: index >= 0 ? index : own.length - 1}));
+  return guarded(openScenario(Promise.resolve(scenario), {own: index >= 0 ? index : own.length - 1},
+    allocation, step, rounds));
 }
 
 async function useText() {
@@ -134,23 +147,67 @@ function pickFromList() {
 
 // ---------------------------------------------------------------- the link
 
-function encodeState(value) {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  const binary = Array.from(bytes, (byte) => String.fromCharCode(byte)).join("");
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+/**
+ * What the link holds, part by part: a shipped scenario's name or a scenario of the player's
+ * own, the allocation built so far and the step. A part not here is refused; a new part is one
+ * more line.
+ */
+const LINK_PARTS = {
+  name: text,
+  scenario: anyRecord,  // the server checks it as it checks any scenario
+  allocation: optional(record({
+    combats: optional(mapOf(listOf(text))),
+    attack: optional(mapOf(listOf(text))),
+    reallocate: optional(mapOf(text)),
+  })),
+  step: (value, place) => wholeNumber(1, STAGES.length)(value, place),
+  rounds: (value) => value,  // rounds.js checks the history, and leaves a damaged one out
+};
+
+/** What a link's fragment holds, its shape checked (null: no link); a LinkError if broken. */
+function readLink(hash) {
+  const saved = readFragment(hash, "scenario");
+  if (saved === null) return null;
+  record(LINK_PARTS)(saved, "link");
+  if ((saved.name === undefined) === (saved.scenario === undefined)) {
+    throw new LinkError("the link is damaged: it should hold one scenario, by its name or " +
+      "whole; ask for the link again");
+  }
+  return saved;
 }
 
-function decodeState(text) {
-  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+/** Check that the link's allocation places only stands of the scenario, each on its side. */
+function fitsTheBoard(allocation, board) {
+  const ids = (side) => new Set(board[side].map((stand) => stand.id));
+  const places = {combats: "defender", attack: "attacker"};
+  for (const [part, side] of Object.entries(places)) {
+    const stands = ids(side);
+    for (const [name, placed] of Object.entries(allocation[part] ?? {})) {
+      placed.forEach((id, i) => {
+        if (!stands.has(id)) {
+          throw new LinkError(`the link places ${JSON.stringify(id.slice(0, 64))}, which is ` +
+            `not one of this scenario's ${side}s`, `allocation.${part}.${name}[${i}]`);
+        }
+      });
+    }
+  }
+  const defenders = ids("defender");
+  for (const id of Object.keys(allocation.reallocate ?? {})) {
+    if (!defenders.has(id)) {
+      throw new LinkError(`the link moves ${JSON.stringify(id.slice(0, 64))}, which is not ` +
+        "one of this scenario's defenders", `allocation.reallocate.${id}`);
+    }
+  }
 }
 
-function saveToLink() {
+/** Write the page's scenario, allocation, step and round history into its link. */
+export function saveToLink() {
   if (!state.scenario) return;
   const saved = state.source?.name ? {name: state.source.name} : {scenario: state.scenario};
   saved.allocation = leading(state.allocation, currentStage().parts);
   saved.step = state.step;
-  history.replaceState(null, "", `#s=${encodeState(saved)}`);
+  Object.assign(saved, roundsForLink());
+  history.replaceState(null, "", linkFragment(saved));
 }
 
 async function share() {
@@ -167,24 +224,25 @@ async function share() {
   }
 }
 
-/** Open what a link's fragment says; false when it says nothing. */
+/**
+ * Open what a link's fragment says: true once opened, false when it says nothing. A link that
+ * cannot be opened throws why (a LinkError before any request when its shape is wrong).
+ */
 async function openFromLink(hash) {
-  const match = hash.match(/^#s=([A-Za-z0-9_-]+)$/);
-  if (!match) return false;
-  let saved;
-  try {
-    saved = decodeState(match[1]);
-  } catch {
-    showScenarioError(new ApiError({place: "link", problem: "the link is damaged"}));
-    return false;
-  }
-  if (saved.name) {
-    await guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(saved.name)}`),
-      {name: saved.name}, saved.allocation, saved.step));
+  const saved = readLink(hash);
+  if (saved === null) return false;
+  const history = roundsFromLink(saved);
+  if (saved.name !== undefined) {
+    await openScenario(api(`/api/scenarios/${encodeURIComponent(saved.name)}`),
+      {name: saved.name}, saved.allocation, saved.step, history.rounds);
   } else {
-    own.push({label: saved.scenario?.title ?? "Shared scenario", scenario: saved.scenario});
-    await guarded(openScenario(Promise.resolve(saved.scenario), {own: own.length - 1},
-      saved.allocation, saved.step));
+    own.push({label: saved.scenario.title ?? "Shared scenario", scenario: saved.scenario});
+    await openScenario(Promise.resolve(saved.scenario), {own: own.length - 1},
+      saved.allocation, saved.step, history.rounds);
+  }
+  if (history.damaged) {
+    fill($("roll-result"), el("p", {class: "note", "data-testid": "history-damaged",
+      text: "The link's history of the rounds played is damaged, so it is left out."}));
   }
   return true;
 }
@@ -199,7 +257,7 @@ export function wireScenarios(terms) {
   $("share").addEventListener("click", share);
   window.addEventListener("hashchange", () => {
     if (!location.hash.startsWith("#s=")) return;
-    openFromLink(location.hash);
+    guarded(openFromLink(location.hash));
   });
   on("changed", saveToLink);
 }
@@ -217,8 +275,15 @@ export async function openFirst() {
     showScenarioError(error);
   }
   if (loadTicket > 0) return;
-  if (await openFromLink(linkAtStart)) return;
+  let broken = null;  // a link that cannot be opened: said once the first example is drawn
+  try {
+    if (await openFromLink(linkAtStart)) return;
+  } catch (error) {
+    broken = error;
+  }
+  const tried = loadTicket;
   const first = shipped.find((item) => item.name.startsWith("guide-") && item.expect?.legal) ??
     shipped[0];
-  if (first && loadTicket === 0) await loadShipped(first.name);
+  if (first && loadTicket === tried) await loadShipped(first.name);
+  if (broken) showScenarioError(broken);
 }

@@ -105,9 +105,11 @@ async function solve(side) {
 
 function solveAnswer(answer) {
   const proven = answer.status === "optimal";
+  const counted = answer.alternatives_complete;
   const others = answer.alternatives
-    ? `${plural(answer.alternatives, "other split")} of the same value.`
-    : "No other split is as good.";
+    ? `${counted ? "" : "At least "}${plural(answer.alternatives, "other split")} of the same value.`
+    : counted ? "No other split is as good."
+      : "Other splits of the same value may exist: they were not all compared in time.";
   return [
     el("p", {class: "status", "data-testid": "solve-status"},
       el("strong", {text: proven ? "Best split (proven): " : "Best found, not proven optimal: "}),

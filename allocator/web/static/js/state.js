@@ -26,6 +26,8 @@ export const state = {
     organisations: new Map(),  // name -> GET /api/organisations/{name}
   },
   fight: null,           // the fight being set up in the builder (js/builder/fight.js)
+  rounds: [],            // the rounds played on before this one: js/rounds.js entries
+  played: null,          // this round's last play, not yet played on: {answer, entry}
 };
 
 const listeners = {changed: [], drawn: [], fight: []};

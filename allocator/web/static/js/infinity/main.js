@@ -7,7 +7,7 @@ import {$, el, fill} from "../dom.js";
 import {markInvalid, readEngagement, renderCards, writeEngagement} from "./cards.js";
 import {drawChart, keepDrawn} from "./chart.js";
 import {csvText, download, loadSaved, renderCompare, storeSaved} from "./compare.js";
-import {LinkError, linkFragment, readFragment} from "./link.js";
+import {LinkError, linkFragment, readFragment} from "../link.js";
 import {showResult} from "./result.js";
 
 const page = {
@@ -117,7 +117,7 @@ async function openExample() {
 async function openLink() {
   let engagement;
   try {
-    engagement = readFragment(location.hash);
+    engagement = readFragment(location.hash, "roll of two troopers");
   } catch (error) {
     if (!(error instanceof LinkError)) throw error;
     showError($("inf-link-error"), {error: {place: "link", problem: error.message}},

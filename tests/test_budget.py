@@ -143,7 +143,7 @@ def test_a_command_past_its_memory_limit_exits_3_naming_it() -> None:
         Path(__file__).resolve().parent.parent / "models/scenarios/guide-2hmg-1squad-v-4.yaml"
     )
     done = subprocess.run(
-        [sys.executable, "-m", "allocator.cli", "solve", str(scenario), "--time-limit", "5"],
+        [sys.executable, "-m", "allocator.cli", "solve", str(scenario), "--time-limit", "60"],
         capture_output=True,
         text=True,
         env={**os.environ, "CFALLOC_MAX_MEMORY_MB": "64"},

@@ -182,17 +182,20 @@ def test_a_time_limited_take_brackets_the_optimum(monkeypatch: Any) -> None:
     searching: list[Any] = []
     on_time = allocator.core.budget.Budget.expired
 
+    answer = allocator.core.budget.Budget(60.0)
+
     def expires_soon(self: Any) -> bool:
-        """The first budget asked (the search's) runs out at once; the bounds' keep their time."""
-        if not searching:
+        """The first budget asked besides the answer's (the search's share) runs out at once;
+        the answer's and the bounds' keep their time."""
+        if not searching and self is not answer:
             searching.append(self)
-        if self is not searching[0]:
+        if not searching or self is not searching[0]:
             return on_time(self)
         calls["n"] += 1
         return calls["n"] > 3
 
     monkeypatch.setattr(allocator.core.budget.Budget, "expired", expires_soon)
-    outcome = solve(battle, "defender", TAKE)
+    outcome = solve(battle, "defender", TAKE, budget=answer)
     assert outcome.status == "feasible"
     assert outcome.bounds is not None
     low, high = outcome.bounds

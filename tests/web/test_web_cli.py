@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -169,3 +170,21 @@ def test_serve_stops_on_sigterm() -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_servers_answers_count_from_each_request_not_from_its_start(
+    monkeypatch: Any,
+) -> None:
+    """`cfalloc` counts a command's time from the start of its process; the server resets that,
+    or every request of a server up for longer than its limit would be out of time at once."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    from allocator.core.budget import Budget, answer_started
+
+    left: list[float] = []
+    monkeypatch.setattr(
+        uvicorn.Server, "run", lambda server, sockets: left.append(Budget.of_answer(5).remaining())
+    )
+    with answer_started(time.monotonic() - 100):  # as `main` sets it, long ago
+        result = CliRunner().invoke(serve_app(), ["--port", "0"])
+    assert result.exit_code == 0, result.output
+    assert len(left) == 1 and left[0] > 4

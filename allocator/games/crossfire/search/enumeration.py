@@ -291,10 +291,8 @@ class View:
         if sum(attacker[k.index] for k in squads) < combats:
             if spreads * (combats + 1) ** leaders > ATTACKS:
                 raise TooManyLines(f"too many attacks on {combats} combats")
-            legal = list(
-                class_attacks(c.attacker, c.near, c.commands, attacker, combats, self.tick)
-            )
-            useful = [a for a in legal if self._adds_something(a)]
+            legal = class_attacks(c.attacker, c.near, c.commands, attacker, combats, self.tick)
+            useful = [a for a in legal if self._adds_something(a)]  # each legal one ticks
             shape = (len(useful), combats, len(c.attacker))
             return np.array(useful, dtype=np.int16).reshape(shape)
         if self._fewest_attacks(attacker, squads, combats) > ATTACKS:

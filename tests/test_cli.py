@@ -669,12 +669,10 @@ def test_the_time_limit_counts_from_the_start_of_the_process(
     answer is the best found, said so; the same command counted from its own start is proven."""
     import time
 
-    import allocator.cli
-
     proven = run_json("solve", LEGAL, "--time-limit", "2")
     assert proven["status"] == "optimal"
-    monkeypatch.setattr(allocator.cli, "started", time.monotonic() - 30)
+    monkeypatch.setattr(allocator.core.budget, "command_started", time.monotonic() - 30)
     late = run_json("solve", LEGAL, "--time-limit", "2")
     assert late["status"] == "feasible" and "not proven optimal" in late["note"]
-    monkeypatch.setattr(allocator.cli, "started", time.monotonic() - 1)
+    monkeypatch.setattr(allocator.core.budget, "command_started", time.monotonic() - 1)
     assert run_json("solve", LEGAL, "--time-limit", "20")["status"] == "optimal"

@@ -19,25 +19,23 @@ from __future__ import annotations
 
 import time
 
-#: When this process's ``cfalloc`` began (:func:`main`; None while the application runs inside
-#: another program, as under the tests' runner): a command's ``--time-limit`` counts from here,
-#: so that it bounds the whole process, the imports included.
-started: float | None = None
-
 
 def main() -> None:
     """The ``cfalloc`` entry point: the limits of the environment first (the options' bounds
     come from them), then the application. Ctrl+C at any moment, even while the modules are
-    still being imported, ends it quietly with exit code 130."""
-    global started
-    started = time.monotonic()
+    still being imported, ends it quietly with exit code 130. A command's ``--time-limit``
+    counts from the moment it begins, so that it bounds the whole process, the imports
+    included (:data:`allocator.core.budget.command_started`)."""
+    began = time.monotonic()
     try:
         import sys
 
         from allocator.cli.console import BAD_INPUT, report
+        from allocator.core import budget
         from allocator.core.errors import InputError
         from allocator.core.limits import default_limits
 
+        budget.command_started = began
         try:
             default_limits()
         except InputError as error:

@@ -37,6 +37,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from allocator.cli.render import safe
+from allocator.core import budget
 from allocator.core.budget import counting_from
 from allocator.core.errors import (
     INTERNAL,
@@ -132,11 +133,9 @@ def guarded(action: Callable[[], int], as_json: bool = False, timed: bool = Fals
     """Run a command body: every failure is its problems on stderr (and with ``as_json`` the
     error JSON on stdout) and its exit code. Output that cannot be written and Ctrl+C are left
     to :class:`GuardedGroup`. ``timed``: the body's answer is given ``--time-limit``, which
-    counts from the process's start (:data:`allocator.cli.started`)."""
-    import allocator.cli
-
+    counts from the process's start (:data:`allocator.core.budget.command_started`)."""
     try:
-        with counting_from(allocator.cli.started if timed else None):
+        with counting_from(budget.command_started if timed else None):
             code = action()
     except InputError as exc:
         refuse(BAD_INPUT, exc, as_json)

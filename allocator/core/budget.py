@@ -25,6 +25,10 @@ from types import FrameType
 
 from allocator.core.errors import TimeLimitError
 
+#: When this process's command line began (set by :func:`allocator.cli.main`; None while the
+#: application runs inside another program, as under the tests' runner): a timed command's
+#: answer counts its budget from it (:func:`counting_from`).
+command_started: float | None = None
 #: The moment the budgets of whole answers count from (None: each from its own creation).
 _origin: ContextVar[float | None] = ContextVar("budget_origin", default=None)
 

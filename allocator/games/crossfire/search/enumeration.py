@@ -193,10 +193,17 @@ class AttackSet:
 class View:
     """One kind of round: its battle, classes, and the lines of play it allows, cached."""
 
-    def __init__(self, battle: Battle, space: Space, budget: Budget | None = None):
+    def __init__(
+        self,
+        battle: Battle,
+        space: Space,
+        budget: Budget | None = None,
+        classes: Classes | None = None,
+    ):
+        """``classes``: the battle's :meth:`Classes.of`, when they are already known."""
         self.battle = battle
         self.budget = budget
-        self.classes = Classes.of(battle)
+        self.classes = classes or Classes.of(battle)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
         self.best_leader_only = battle.ruleset.value("leader_bonus") != "sum"

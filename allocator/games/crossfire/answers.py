@@ -274,3 +274,55 @@ class TrialsAnswer(Answer):
     note: str | None = Field(
         default=None, exclude_if=is_none, description="When the time limit ended the trials."
     )
+
+
+class PlanPoint(Answer):
+    """One choice of stands of a plan: the squads in it, the attacker's P(take), the stands."""
+
+    squads: int = Field(description="The squads chosen (leaders, weapons, FOs and snipers too).")
+    value: float
+    value_exact: Exact = Field(description="The attacker's chance of taking the building.")
+    stands: list[str] = Field(description="The stands committed (attacker) or garrisoned.")
+    against: list[str] = Field(
+        description="The other side's stands: the defenders (attacker's plan), or the "
+        "attacker's best commitment against this garrison (defender's plan)."
+    )
+
+
+class PlanDip(Answer):
+    """A step of the curve against the planning side: one more squad, a worse best value."""
+
+    squads: int
+    value: float
+    value_exact: Exact
+    previous: float = Field(description="The best value with one squad fewer.")
+    previous_exact: Exact
+
+
+class PlanAnswer(Answer):
+    """What ``cfalloc plan --json`` prints: the curve of the best choice by squads, the best
+    choice and, with a target, the fewest stands that reach it. Every value is the attacker's
+    chance of taking the building over the whole fight."""
+
+    status: Literal["optimal", "feasible"]
+    side: Side
+    target: float | None
+    target_exact: Exact | None
+    rounds: int | None = Field(description="The most rounds fought (--rounds), or None: all.")
+    curve: list[PlanPoint]
+    best: PlanPoint
+    reaching: PlanPoint | None = Field(
+        description="With a target: the choice of the fewest stands that reaches it (the "
+        "attacker: at least the target; the defender: at most); None without a target or "
+        "when no choice reaches it."
+    )
+    dips: list[PlanDip] = Field(
+        description="Where one more squad makes the best value worse for the planning side."
+    )
+    choices: int = Field(description="The distinct choices (interchangeable stands swapped).")
+    valued: int = Field(description="The choices valued (fewer when the time limit stopped).")
+    fights: int = Field(description="The whole fights solved to value them.")
+    note: str | None = Field(
+        description="Why the answer is not proven optimal (the time limit), or None."
+    )
+    warnings: list[str]

@@ -48,6 +48,14 @@ CASES: dict[tuple[str, ...], tuple[str, list[list[str]]]] = {
         "simulate-answer",
         [[str(LEGAL), "--seed", "7"], [str(UNALLOCATED), "--seed", "3", "--rounds", "4"]],
     ),
+    ("plan",): (
+        "plan-answer",
+        [
+            [str(UNALLOCATED), "--target", "0.55"],
+            [str(SCENARIOS / "plan-leave-the-suppressed-squad-out.yaml")],
+            [str(UNALLOCATED), "--side", "defender"],
+        ],
+    ),
     ("resolve", "infinity"): (
         "resolve-answer",
         [[str(SCENARIOS / "infinity" / name)] for name in ("face-to-face.yaml",)]

@@ -1,6 +1,7 @@
 """The ``cfalloc`` application: ``--version`` and its command groups, one module each.
 
 * :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``;
+* :mod:`allocator.cli.planning`: ``plan``;
 * :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, built from the games' registry;
 * :mod:`allocator.cli.serve`: ``serve``, the web page;
 * :mod:`allocator.cli.schema`: ``schema``.
@@ -14,7 +15,7 @@ from typing import Annotated
 import typer
 
 import allocator
-from allocator.cli import crossfire
+from allocator.cli import crossfire, planning
 from allocator.cli.console import EXIT_CODES_HELP, GuardedGroup, out
 from allocator.cli.resolve import resolve_app
 from allocator.cli.schema import schema
@@ -49,6 +50,7 @@ def main_options(
 
 
 crossfire.register(app)
+planning.register(app)
 app.command()(schema)
 app.add_typer(resolve_app(), name="resolve")
 app.command("serve")(serve)

@@ -24,5 +24,6 @@ GAME = Game(
         "explain-answer": "allocator.games.crossfire.answers:ExplainAnswer",
         "simulate-answer": "allocator.games.crossfire.answers:SimulateAnswer",
         "trials-answer": "allocator.games.crossfire.answers:TrialsAnswer",
+        "plan-answer": "allocator.games.crossfire.answers:PlanAnswer",
     },
 )

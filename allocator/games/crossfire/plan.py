@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import product
+from itertools import pairwise, product
 
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
@@ -152,7 +152,9 @@ class _Fights:
         self.battle, self.budget, self.rounds = battle, budget, rounds
         self.solved: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[Fraction, bool]] = {}
 
-    def value(self, defenders: tuple[str, ...], attackers: tuple[str, ...]) -> tuple[Fraction, bool]:
+    def value(
+        self, defenders: tuple[str, ...], attackers: tuple[str, ...]
+    ) -> tuple[Fraction, bool]:
         """P(take) of ``attackers`` against ``defenders``, and whether it is proven."""
         key = (defenders, attackers)
         if key not in self.solved:
@@ -307,7 +309,7 @@ def _outcome(
     best = min(curve, key=lambda c: _rank(side, c))
     dips = [
         Dip(now.squads, now.value, before.value)
-        for before, now in zip(curve, curve[1:], strict=False)
+        for before, now in pairwise(curve)
         if better(side, before.value, now.value)
     ]
     reaching = None

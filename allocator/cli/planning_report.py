@@ -29,7 +29,7 @@ def chart(answer: PlanAnswer) -> list[str]:
     ...     rounds=None, curve=[p], best=p, reaching=None, dips=[], choices=1, valued=1,
     ...     fights=1, note=None, warnings=[])
     >>> chart(a)
-    ['2 squads │████████████████████                     50.0% best']
+    ['2 squads │████████████████████                      50.0% best']
     """
     eighths = " ▏▎▍▌▋▊▉"
     dips = {d.squads for d in answer.dips}

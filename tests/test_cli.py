@@ -605,7 +605,7 @@ def test_schema_prints_valid_json() -> None:
     assert {"defender", "attacker"} <= set(schema["required"])
 
 
-COMMANDS = ["check", "solve", "simulate", "explain", "schema", "serve", "resolve"]
+COMMANDS = ["check", "solve", "simulate", "explain", "plan", "schema", "serve", "resolve"]
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import pairwise, product
+from itertools import pairwise
 
 from allocator.core.budget import Budget
 from allocator.core.errors import InputError, TimeLimitError
@@ -40,7 +40,8 @@ from allocator.core.text import plural
 from allocator.games.crossfire.answers import PlanAnswer, PlanDip, PlanPoint
 from allocator.games.crossfire.battle import Battle, Role, can_assault
 from allocator.games.crossfire.objectives import OBJECTIVES, FightObjective
-from allocator.games.crossfire.rules.capacity import fighting_stands
+from allocator.games.crossfire.rules.base import StandClass
+from allocator.games.crossfire.rules.capacity import INSIDE, fighting_stands
 from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.search.classes import Classes
 
@@ -110,35 +111,69 @@ def _rank(side: SideName, choice: Choice) -> tuple[Fraction, int]:
 
 
 class _Side:
-    """The stands one side may choose from, as classes of interchangeable stands."""
+    """The stands one side may choose from, as classes of interchangeable stands.
 
-    def __init__(self, battle: Battle, name: SideName, pool: list[str]):
-        self.battle, self.name = battle, name
+    A choice is a count per class. The attacker's must hold a squad or a CC/BC (4b); the
+    defender's at most the building's capacity of squads and crew-served weapons (B1). Choices
+    are generated one by one (the defender's pruned by the capacity) under the plan's budget,
+    and counted without being generated: a force of many unlike stands has more choices than
+    any time limit can value.
+    """
+
+    def __init__(self, battle: Battle, name: SideName, pool: list[str], budget: Budget):
+        self.battle, self.name, self.budget = battle, name, budget
         view = battle.only([*pool, *battle.side(_other(name)).ids()])
         self.classes = Classes.of(view)
+        self.side = self.classes.side(name)
+        #: Most squads and weapons a choice may hold (the attacker's are not bounded by it).
+        self.room = battle.capacity if name == "defender" else len(pool)
 
     def choices(self) -> Iterator[tuple[str, ...]]:
-        """Every distinct choice this side may make, the largest first (for the attacker his
-        whole force, which the defender's plan then meets first): counts per class, each
-        turned into representative stands in file order."""
-        side = self.classes.side(self.name)
-        ranges = [range(len(c.members), -1, -1) for c in side]
-        for counts in product(*ranges):
-            stands = tuple(self.classes.members(self.name, counts))
-            if self.allowed(stands):
-                yield stands
+        """Every distinct choice, the largest first (for the attacker his whole force, which
+        the defender's plan then meets first), as representative stands in file order."""
+        for counts in self._counts(0, 0):
+            if self._allowed(counts):
+                yield tuple(self.classes.members(self.name, counts))
 
-    def allowed(self, stands: tuple[str, ...]) -> bool:
-        if not stands:
-            return False
-        battle = self.battle
-        if self.name == "attacker":
-            return can_assault(battle.stand(s) for s in stands)
-        inside = sum(battle.role(s) in (Role.squad, Role.weapon) for s in stands)
-        return inside <= battle.capacity
+    def _counts(self, index: int, inside: int) -> Iterator[tuple[int, ...]]:
+        if index == len(self.side):
+            yield ()
+            return
+        stand_class = self.side[index]
+        inside_each = stand_class.role in INSIDE
+        for count in range(len(stand_class.members), -1, -1):
+            self.budget.check("the plan")
+            now = inside + count * inside_each
+            if now <= self.room:
+                for rest in self._counts(index + 1, now):
+                    yield (count, *rest)
+
+    def _allowed(self, counts: tuple[int, ...]) -> bool:
+        if self.name == "defender":
+            return any(counts)
+        return any(n and self._assaults(c) for c, n in zip(self.side, counts, strict=True))
+
+    def _assaults(self, stand_class: StandClass) -> bool:
+        """Whether a stand of this class can carry an assault (4b)."""
+        return can_assault([self.battle.stand(stand_class.members[0])])
 
     def count(self) -> int:
-        return sum(1 for _ in self.choices())
+        """How many choices :meth:`choices` gives, by counting ways class by class."""
+        # (squads and weapons so far, whether one can assault) -> ways
+        ways: dict[tuple[int, bool], int] = {(0, False): 1}
+        for stand_class in self.side:
+            inside_each = stand_class.role in INSIDE
+            grown: dict[tuple[int, bool], int] = {}
+            for (inside, assaults), many in ways.items():
+                for count in range(len(stand_class.members) + 1):
+                    now = inside + count * inside_each
+                    if now <= self.room:
+                        key = (now, assaults or bool(count and self._assaults(stand_class)))
+                        grown[key] = grown.get(key, 0) + many
+            ways = grown
+        if self.name == "defender":
+            return sum(ways.values()) - 1  # not the empty garrison
+        return sum(many for (_, assaults), many in ways.items() if assaults)
 
 
 def _other(side: SideName) -> SideName:
@@ -230,11 +265,22 @@ def plan_assault(
             file=battle.file,
             place="defender",
         )
+    planning = _Side(battle, side, battle.available(side), budget)
+    attacking = (
+        planning
+        if side == "attacker"
+        else _Side(battle, "attacker", battle.available("attacker"), budget)
+    )
+    if not attacking.count():
+        raise InputError(
+            "the attacker's available stands hold no squad and no CC or BC to assault with (4b)",
+            file=battle.file,
+            place="attacker.available",
+        )
     fights = _Fights(battle, budget, rounds)
-    planning = _Side(battle, side, battle.available(side))
-    found = _attacker_choices(battle, planning, fights) if side == "attacker" else None
-    if found is None:
-        attacking = _Side(battle, "attacker", battle.available("attacker"))
+    if side == "attacker":
+        found = _attacker_choices(battle, planning, fights)
+    else:
         found = _defender_choices(battle, planning, attacking, fights, target)
     valued, complete = found
     if not valued:
@@ -270,7 +316,6 @@ def _defender_choices(
     of as many squads (and than the target) can enter neither the curve nor the answer to the
     target, so the rest of its commitments are not searched.
     """
-    commitments = list(attacking.choices())
     best_of: dict[int, Fraction] = {}
     valued: list[Choice] = []
     complete = True
@@ -278,7 +323,7 @@ def _defender_choices(
         for stands in garrisons.choices():
             squads = squads_of(battle, stands)
             worst: Choice | None = None
-            for attackers in commitments:
+            for attackers in attacking.choices():
                 value, proven = fights.value(stands, attackers)
                 if worst is None or value > worst.value:
                     worst = Choice(squads, stands, value, attackers, proven)

@@ -56,6 +56,13 @@ CASES: dict[tuple[str, ...], tuple[str, list[list[str]]]] = {
             [str(UNALLOCATED), "--side", "defender"],
         ],
     ),
+    ("compare",): (
+        "compare-answer",
+        [
+            [str(UNALLOCATED), "--profile", "crossfire", "--profile", "crossfire:ties=defender"],
+            [str(LEGAL), "--profile", "crossfire", "--profile", "crossfire:squad=1"],
+        ],
+    ),
     ("resolve", "infinity"): (
         "resolve-answer",
         [[str(SCENARIOS / "infinity" / name)] for name in ("face-to-face.yaml",)]

@@ -605,7 +605,17 @@ def test_schema_prints_valid_json() -> None:
     assert {"defender", "attacker"} <= set(schema["required"])
 
 
-COMMANDS = ["check", "solve", "simulate", "explain", "plan", "schema", "serve", "resolve"]
+COMMANDS = [
+    "check",
+    "solve",
+    "simulate",
+    "explain",
+    "plan",
+    "compare",
+    "schema",
+    "serve",
+    "resolve",
+]
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])

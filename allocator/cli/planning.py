@@ -1,4 +1,5 @@
-"""The planning commands of ``cfalloc``: ``plan`` (which stands to commit or garrison)."""
+"""The planning commands of ``cfalloc``: ``plan`` (which stands to commit or garrison) and
+``compare`` (the same fight under two or more rulesets)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def target_option(value: str | Fraction) -> Fraction:
 def register(app: typer.Typer) -> None:
     """Add the planning commands to ``app``."""
     app.command()(plan)
+    app.command()(compare)
 
 
 def plan(
@@ -95,6 +97,56 @@ def plan(
             print_json(answer.to_json())
         else:
             render_plan(out, battle, answer)
+        return OK
+
+    guarded(body, as_json)
+
+
+def compare(
+    file: FileArg,
+    profile: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="PROFILE",
+            help="A ruleset to play the fight under, twice or more: a shipped name "
+            "(crossfire), a profile file of your own (a path), or a base with house rules "
+            "(crossfire:ties=defender,leader_bonus=sum). The first is the reference.",
+            show_default=False,
+        ),
+    ] = None,
+    time_limit: TimeOption = 30.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """The same fight under two or more rulesets, side by side, and which number makes the
+    difference.
+
+    For each profile: the best one-round value (sweep) and whole-fight value (take), both
+    sides at their best, with the defender's best line; then the ruleset values that differ
+    from the first profile's, and what each of them does alone.
+    """
+
+    def body() -> int:
+        from allocator.cli.planning_report import render_compare
+        from allocator.core.errors import InputError
+        from allocator.games.crossfire.battle import load_battle
+        from allocator.games.crossfire.compare import compare_answer
+        from allocator.games.crossfire.profile import profile_from_spec
+
+        within_limits(time_limit)
+        battle = load_battle(file)
+        profiles = {}
+        for spec in profile or []:
+            if spec in profiles:
+                raise InputError(f"{spec[:60]!r} is given twice", place="--profile")
+            try:
+                profiles[spec] = profile_from_spec(spec, Path.cwd())
+            except InputError as error:
+                raise error.located(None, "--profile") from None
+        answer = compare_answer(battle, profiles, time_limit)
+        if as_json:
+            print_json(answer.to_json())
+        else:
+            render_compare(out, battle, answer)
         return OK
 
     guarded(body, as_json)

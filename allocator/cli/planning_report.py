@@ -1,4 +1,5 @@
-"""Readable (rich) reports of the planning commands: the plan's table and its terminal chart.
+"""Readable (rich) reports of the planning commands: the plan's table and its terminal chart,
+the comparison of rulesets side by side.
 
 Every text that comes from a file goes through :func:`allocator.cli.render.safe`.
 """
@@ -9,7 +10,7 @@ from rich.console import Console
 
 from allocator.cli.render import safe, titled_table
 from allocator.core.text import odds_text, percent, plural
-from allocator.games.crossfire.answers import PlanAnswer, PlanPoint
+from allocator.games.crossfire.answers import CompareAnswer, CompareLine, PlanAnswer, PlanPoint
 from allocator.games.crossfire.battle import Battle
 
 #: The widest bar of the terminal chart, in characters (a P(take) of 1).
@@ -101,3 +102,47 @@ def _target_sentence(answer: PlanAnswer, reaching: PlanPoint | None) -> str:
         f"Fewest stands for the target of {goal}: {stands_text(reaching.stands)} "
         f"({plural(len(reaching.stands), 'stand')}), P(take) {odds_text(reaching.value_exact)}."
     )
+
+
+def line_text(line: CompareLine) -> str:
+    """A best line in one cell: each combat, its defenders against its attackers."""
+    attack = line.allocation.attack or {}
+    moved = line.allocation.reallocate or {}
+    parts = []
+    for name, ids in (line.allocation.combats or {}).items():
+        attackers = ", ".join(attack.get(name, [])) or "-"
+        parts.append(f"{name}: {', '.join(ids)} v {attackers}")
+    parts += [f"{stand} moves to {to}" for stand, to in moved.items()]
+    return "\n".join(map(safe, parts))
+
+
+def render_compare(console: Console, battle: Battle, answer: CompareAnswer) -> None:
+    console.print(
+        f"[bold]{safe(battle.title)}[/]: {len(answer.profiles)} rulesets side by side "
+        "(values: the attacker's, both sides at their best)",
+        highlight=False,
+    )
+    if answer.note is not None:
+        console.print(f"[yellow]{safe(answer.note[0].upper() + answer.note[1:])}.[/]")
+    table = titled_table(
+        "Each ruleset",
+        ("profile", "one round (sweep)", "whole fight (take)", "best line, whole fight"),
+    )
+    for p in answer.profiles:
+        table.add_row(
+            safe(p.name),
+            odds_text(p.one_round.value_exact),
+            odds_text(p.whole_fight.value_exact),
+            line_text(p.whole_fight),
+        )
+    console.print(table)
+    if not answer.changed:
+        console.print("The profiles have the same values: the fight is the same.")
+        return
+    names = [p.name for p in answer.profiles]
+    changed = titled_table("Ruleset values that differ", ("value", *map(safe, names)))
+    for change in answer.changed:
+        changed.add_row(safe(change.key), *(safe(change.values[n]) for n in names))
+    console.print(changed)
+    for sentence in answer.summary:
+        console.print(f"- {safe(sentence)}", highlight=False)

@@ -326,3 +326,56 @@ class PlanAnswer(Answer):
         description="Why the answer is not proven optimal (the time limit), or None."
     )
     warnings: list[str]
+
+
+class CompareLine(Answer):
+    """One objective's optimum under one profile: its value and the defender's best line (with
+    the attacker's best answer)."""
+
+    value: float
+    value_exact: Exact = Field(description="The attacker's value, both sides at their best.")
+    allocation: Allocation
+
+
+class CompareProfile(Answer):
+    name: str = Field(description="The profile as given (--profile).")
+    ruleset: str = Field(description="The profile's own name (its base, for house rules).")
+    one_round: CompareLine = Field(description="Objective sweep: the first round alone.")
+    whole_fight: CompareLine = Field(description="Objective take: the whole fight.")
+
+
+class CompareChange(Answer):
+    """A ruleset value that is not the same in every profile."""
+
+    key: str
+    values: dict[str, int | bool | str] = Field(description="Its value in each profile.")
+    source: str = Field(description="Where the first profile's value comes from.")
+
+
+class CompareEffect(Answer):
+    """The first profile with only one value changed to another profile's, and its values."""
+
+    profile: str
+    key: str
+    before: int | bool | str
+    after: int | bool | str
+    one_round: float
+    one_round_exact: Exact
+    whole_fight: float
+    whole_fight_exact: Exact
+
+
+class CompareAnswer(Answer):
+    """What ``cfalloc compare --json`` prints: the fight under each profile side by side."""
+
+    status: Literal["optimal", "feasible"]
+    profiles: list[CompareProfile]
+    changed: list[CompareChange]
+    effects: list[CompareEffect] = Field(
+        description="For each value another profile changes: the first profile with that "
+        "change alone (for a profile with one change only, its own values)."
+    )
+    summary: list[str] = Field(description="What differs and why, in words.")
+    note: str | None = Field(
+        description="Why the answer is not proven optimal (the time limit), or None."
+    )

@@ -294,6 +294,10 @@ class Battle:
         first = self.scenario.round == 1 or bool(self.ruleset.value("surprise_later_rounds"))
         return self.scenario.surprise and first
 
+    def with_ruleset(self, ruleset: Ruleset) -> Battle:
+        """This battle played under another ruleset profile."""
+        return Battle(self.scenario, self.defender, self.attacker, ruleset, self.file)
+
     def with_allocation(self, allocation: Allocation | None) -> Battle:
         scenario = self.scenario.model_copy(update={"allocation": allocation})
         _check_allocation(scenario, self._side_of, self.file)

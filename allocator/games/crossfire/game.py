@@ -25,5 +25,6 @@ GAME = Game(
         "simulate-answer": "allocator.games.crossfire.answers:SimulateAnswer",
         "trials-answer": "allocator.games.crossfire.answers:TrialsAnswer",
         "plan-answer": "allocator.games.crossfire.answers:PlanAnswer",
+        "compare-answer": "allocator.games.crossfire.answers:CompareAnswer",
     },
 )

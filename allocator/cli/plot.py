@@ -6,6 +6,7 @@ SVG's element ids from a fixed salt).
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,8 @@ def plot_plan(answer: PlanAnswer, path: Path, title: str) -> None:
         axes.set_xticks(squads)
         axes.set_ylim(0, 1.02)
         axes.grid(True, alpha=0.3)
-        axes.set_title(f"{title}: the {answer.side}'s plan", fontsize=10)
+        heading = textwrap.wrap(f"{title}: the {answer.side}'s plan", 72)
+        axes.set_title("\n".join(heading), fontsize=9)
         axes.legend(loc="lower right", fontsize=8)
         figure.tight_layout()
         metadata = {"Date": None} if kind == "svg" else {"Software": None}

@@ -63,6 +63,10 @@ REQUESTS: dict[tuple[str, str], list[dict[str, Any]]] = {
         {"json": {"scenario": seed(None), "side": "attacker", "objective": "exchange"}},
     ],
     ("POST", "/api/simulate"): [{"json": {"scenario": seed(), "seed": 7}}],
+    ("POST", "/api/plan"): [
+        {"json": {"scenario": read_file(UNALLOCATED), "side": "attacker", "target": "11/20"}},
+        {"json": {"scenario": read_file(UNALLOCATED), "side": "defender"}},
+    ],
     ("POST", "/api/parse"): [{"content": SEED.read_text(encoding="utf-8")}],
     ("GET", "/api/scenarios"): [{}],
     ("GET", "/api/scenarios/{name}"): [{"name": SEED.stem}, {"name": UNALLOCATED.stem}],
@@ -90,6 +94,13 @@ SAME_AS_COMMAND = {
         *(["--objective", body["objective"]] if "objective" in body else []),  # same default
     ],
     ("POST", "/api/simulate"): lambda path, body, params: ["simulate", path, "--seed", "7"],
+    ("POST", "/api/plan"): lambda path, body, params: [
+        "plan",
+        path,
+        "--side",
+        body["side"],
+        *(["--target", body["target"]] if "target" in body else []),
+    ],
 }
 
 
@@ -164,7 +175,13 @@ def test_every_answer_obeys_its_documented_and_committed_schemas(
     named = [name for name in formats() if format_model(name) is model]
     for name in named:
         assert problems(committed(name), answer) == [], name
-    answers_of_commands = {"/api/check", "/api/explain", "/api/solve", "/api/simulate"}
+    answers_of_commands = {
+        "/api/check",
+        "/api/explain",
+        "/api/solve",
+        "/api/simulate",
+        "/api/plan",
+    }
     formats_served = {"/api/scenarios/{name}", "/api/infinity/menus"}
     assert bool(named) == (path in answers_of_commands or path in formats_served)
 

@@ -7,6 +7,7 @@ import {wireCheck} from "./js/check.js";
 import {wireDice} from "./js/dice.js";
 import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
+import {wirePlan} from "./js/plan.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSolve} from "./js/solve.js";
@@ -51,6 +52,7 @@ async function start() {
   wireBoard();
   wireCheck();
   wireSolve();
+  wirePlan();
   wireDice();
   wireExplain();
   wireScenarios(ready);

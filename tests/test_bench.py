@@ -58,3 +58,12 @@ def test_hostile_bench_measures_a_process_and_writes_stress_files(tmp_path: Path
     path = bench_hostile.stress_file(tmp_path, 3, 2)
     battle = load_battle(path)
     assert (len(battle.defender.ids()), len(battle.attacker.ids())) == (3, 2)
+
+
+def test_plan_bench_finds_the_same_best_with_fewer_fights() -> None:
+    import bench_plan
+
+    case = bench_plan.ROOT / "models" / "scenarios" / "fight-together-or-apart.yaml"
+    subsets, by_subsets = bench_plan.every_subset(case)
+    choices, by_plan = bench_plan.planned(case)
+    assert by_subsets == by_plan and (choices, subsets) == (5, 7)  # a1 and a2 swap

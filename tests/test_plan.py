@@ -332,3 +332,25 @@ def test_a_force_of_many_unlike_stands_is_bounded_by_the_time_limit() -> None:
     except TimeLimitError:
         return
     assert plan.choices == 2**60 - 1 and plan.valued < plan.choices and not plan.proven
+
+
+def test_rounds_bound_every_fight_of_the_plan() -> None:
+    """With one round, taking the building is winning every combat of it."""
+    battle = load_battle(TOGETHER)
+    plan = plan_assault(battle, "attacker", rounds=1)
+    for choice in plan.curve:
+        fight = battle.only([*choice.against, *choice.stands])
+        assert choice.value == oracle.fight_value(fight, rounds=1)
+    assert {c.squads: c.value for c in plan.curve} == oracle_curve_rounds(battle, 1)
+    result = run(str(TOGETHER), "--rounds", "1", "--json")
+    assert json.loads(result.stdout)["rounds"] == 1
+
+
+def oracle_curve_rounds(battle: Battle, rounds: int) -> dict[int, Fraction]:
+    found: dict[int, Fraction] = {}
+    defenders = battle.defender.ids()
+    for stands in subsets(battle, "attacker"):
+        value = oracle.fight_value(battle.only([*defenders, *stands]), rounds=rounds)
+        k = squads(battle, stands)
+        found[k] = max(found.get(k, value), value)
+    return found

@@ -122,6 +122,8 @@ def render_compare(console: Console, battle: Battle, answer: CompareAnswer) -> N
         "(values: the attacker's, both sides at their best)",
         highlight=False,
     )
+    for warning in answer.warnings:
+        console.print(f"[yellow]Warning:[/] {safe(warning)}", highlight=False)
     if answer.note is not None:
         console.print(f"[yellow]{safe(answer.note[0].upper() + answer.note[1:])}.[/]")
     table = titled_table(

@@ -376,6 +376,7 @@ class CompareAnswer(Answer):
         "change alone (for a profile with one change only, its own values)."
     )
     summary: list[str] = Field(description="What differs and why, in words.")
+    warnings: list[str] = Field(description="The solves' warnings about the fight, each once.")
     note: str | None = Field(
         description="Why the answer is not proven optimal (the time limit), or None."
     )

@@ -52,7 +52,6 @@ class Solved:
 
     value: Fraction
     allocation: Allocation
-    proven: bool
 
 
 @dataclass(frozen=True)
@@ -90,6 +89,8 @@ class _Solver:
     def __init__(self, battle: Battle, budget: Budget, solves: int):
         self.battle, self.budget, self.left = battle, budget, solves
         self.proven = True
+        #: The solves' warnings about the fight, each once (most are the same under every one).
+        self.warnings: dict[str, None] = {}
 
     def solve(self, ruleset: Ruleset, objective: Objective) -> Solved:
         from allocator.games.crossfire.search.solve import solve
@@ -98,7 +99,8 @@ class _Solver:
         self.left -= 1
         outcome = solve(self.battle.with_ruleset(ruleset), "defender", objective, budget=share)
         self.proven &= outcome.proven
-        return Solved(outcome.line.value, outcome.line.allocation(), outcome.proven)
+        self.warnings.update(dict.fromkeys(outcome.warnings))
+        return Solved(outcome.line.value, outcome.line.allocation())
 
 
 def compare_rulesets(
@@ -160,7 +162,7 @@ def compare_rulesets(
             one = solver.solve(alone, ONE_ROUND).value
             whole = solver.solve(alone, WHOLE_FIGHT).value
         effects.append(Effect(name, key, reference.value(key), after, one, whole))
-    return Comparison(runs, changed, effects, solver.proven)
+    return Comparison(runs, changed, effects, solver.proven, list(solver.warnings))
 
 
 def _differs(one: Ruleset, other: Ruleset, key: str) -> bool:
@@ -238,6 +240,7 @@ def compare_answer(
             for e in found.effects
         ],
         summary=summary,
+        warnings=found.warnings,
         note=None if found.proven else NOT_PROVEN,
     )
 

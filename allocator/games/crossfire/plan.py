@@ -39,7 +39,7 @@ from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.text import plural
 from allocator.games.crossfire.answers import PlanAnswer, PlanDip, PlanPoint
 from allocator.games.crossfire.battle import Battle, Role, can_assault
-from allocator.games.crossfire.objectives import OBJECTIVES, FightObjective
+from allocator.games.crossfire.objectives import OBJECTIVES
 from allocator.games.crossfire.rules.base import StandClass
 from allocator.games.crossfire.rules.capacity import INSIDE, fighting_stands
 from allocator.games.crossfire.schema import SideName
@@ -48,7 +48,6 @@ from allocator.games.crossfire.search.classes import Classes
 DEFAULT_TIME_LIMIT = 30.0
 #: What every choice is valued by: the whole fight.
 TAKE = OBJECTIVES["take"]
-assert isinstance(TAKE, FightObjective)
 
 
 @dataclass(frozen=True)

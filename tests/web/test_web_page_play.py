@@ -88,6 +88,7 @@ def test_a_damaged_history_in_a_link_is_left_out_and_said(page: Any, live_server
 
     saved = {"name": SEED, "step": 1, "rounds": [{"round": 7, "combats": "lots"}]}
     encoded = base64.urlsafe_b64encode(json.dumps(saved).encode()).decode().rstrip("=")
+    expect_status(page, "legal")  # the first example drawn, then the link opened over it
     page.goto(f"{live_server}/#s={encoded}")
     expect(page.get_by_test_id("history-damaged")).to_be_visible()
     expect(history(page)).to_have_count(0)

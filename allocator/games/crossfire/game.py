@@ -1,11 +1,12 @@
 """Crossfire in the registry: its resolver and its file formats and answers.
 
 Crossfire has a command group of its own (``cfalloc check``, ``solve``, ``explain``,
-``simulate``, ``play``, in :mod:`allocator.cli.crossfire`), so no ``cfalloc resolve`` command,
-and its resolver answers with no details of its own.
+``simulate``, ``play``, in :mod:`allocator.cli.crossfire`; ``plan``, ``compare`` in
+:mod:`allocator.cli.planning`; ``sweep`` in :mod:`allocator.cli.sweep`), so no ``cfalloc
+resolve`` command, and its resolver answers with no details of its own.
 
->>> sorted(GAME.formats)[:2]
-['check-answer', 'crossfire-profile']
+>>> sorted(GAME.formats)[:3]
+['check-answer', 'compare-answer', 'crossfire-profile']
 """
 
 from __future__ import annotations

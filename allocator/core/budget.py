@@ -133,7 +133,7 @@ class Budget:
     ):
         self.seconds = seconds
         self.parent = _ENCLOSING.get() if parent is None else parent
-        self._cancelled = threading.Event()
+        self._cancelled = False  # set once, under _STOPS_LOCK; read without it (atomic)
         self._stops: list[Callable[[], object]] = []
         start = time.monotonic() if since is None else since
         self.deadline = None if seconds is None else start + seconds
@@ -189,7 +189,7 @@ class Budget:
         their checks raise :class:`WorkCancelled`, and the searches under :meth:`stopping`
         stop."""
         with _STOPS_LOCK:
-            self._cancelled.set()
+            self._cancelled = True
             stops = list(self._stops)
         for stop in stops:
             stop()
@@ -199,7 +199,7 @@ class Budget:
         """Whether this budget, or one it is nested in, has been cancelled."""
         budget: Budget | None = self
         while budget is not None:
-            if budget._cancelled.is_set():
+            if budget._cancelled:
                 return True
             budget = budget.parent
         return False

@@ -244,7 +244,7 @@ class Budget:
         :class:`MemoryLimitError` when the memory limit is reached, else
         :class:`TimeLimitError`."""
         if self.cancelled:
-            return WorkCancelled(what)
+            return WorkCancelled(self.seconds or 0.0, what)
         if self.over_memory():
             return MemoryLimitError(self.memory_mb, round(self._held), what)
         return TimeLimitError(self.seconds or 0.0, what)

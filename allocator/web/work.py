@@ -11,6 +11,7 @@ in it. The job ends at its time limit (its own budget's deadline, model building
 as soon as its client has gone: the endpoint's wait looks every ``DISCONNECT_POLL_SECONDS`` for
 the disconnection, then cancels the budget (a search checks it every few milliseconds; a solver
 search is stopped at once), drops a job still waiting and answers 499, which nobody receives.
+A job still running ``OVERRUN_SECONDS`` past its time limit is cancelled as well.
 
 A router of endpoints uses :class:`ApiRoute`, so that its JSON bodies are read by the shared
 reader within the limits (and in the pool), and ``Work`` to reach the pool and the settings::
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
@@ -52,6 +54,9 @@ T = TypeVar("T")
 
 #: How often an endpoint waiting for its job looks whether its client has gone.
 DISCONNECT_POLL_SECONDS = 0.1
+#: How long past its time limit (from when a worker took it) a job may run before the pool
+#: cancels it: its answer is built and checked once the search's deadline has passed.
+OVERRUN_SECONDS = 0.5
 
 
 class WorkPool:
@@ -97,7 +102,8 @@ class WorkPool:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="cfalloc")
             return self._executor
 
-    def _working(self, job: Callable[[], T], budget: Budget) -> T:
+    def _working(self, job: Callable[[], T], budget: Budget, started: list[float]) -> T:
+        started.append(time.monotonic())
         with self._lock:
             self._running += 1
         try:
@@ -108,7 +114,10 @@ class WorkPool:
                 self._running -= 1
 
     async def run(
-        self, job: Callable[[], T], gone: Callable[[], Awaitable[bool]] | None = None
+        self,
+        job: Callable[[], T],
+        gone: Callable[[], Awaitable[bool]] | None = None,
+        seconds: float | None = None,
     ) -> T:
         """``job()`` in a worker thread, under a budget of its own; 429 at once when the pool and
         its queue are full.
@@ -116,25 +125,33 @@ class WorkPool:
         While it runs, ``gone()`` (a request's ``is_disconnected``) is looked at every
         ``DISCONNECT_POLL_SECONDS``; once true, or when the wait itself is cancelled, the job's
         budget is cancelled, a job still waiting is dropped, and the wait ends (with a 499
-        refusal when the client has gone). A job counts against the queue until it has ended.
+        refusal when the client has gone). The budget is cancelled too once the job has run
+        ``OVERRUN_SECONDS`` past its time limit ``seconds``, should some stage of it keep a
+        budget of its own beyond the limit. A job counts against the queue until it has ended.
         """
         executor = self._admit()
         budget = Budget(None)
+        started: list[float] = []
         try:
-            future = executor.submit(self._working, job, budget)
+            future = executor.submit(self._working, job, budget, started)
         except BaseException:
             self._release()
             raise
         future.add_done_callback(self._release)
         answer = asyncio.wrap_future(future)
         try:
-            while gone is not None and not answer.done():
+            while (gone is not None or seconds is not None) and not answer.done():
                 await asyncio.wait([answer], timeout=DISCONNECT_POLL_SECONDS)
-                if not answer.done() and await gone():
+                if answer.done():
+                    break
+                if gone is not None and await gone():
                     raise Refusal(
                         CLIENT_GONE_STATUS,
                         InputError("the client went away before its answer", place="connection"),
                     )
+                limit = None if seconds is None or not started else started[0] + seconds
+                if limit is not None and time.monotonic() > limit + OVERRUN_SECONDS:
+                    budget.cancel()
             return await answer
         except BaseException:
             budget.cancel()
@@ -173,8 +190,11 @@ class Errand:
         self.settings = self.served.settings
 
     async def run(self, job: Callable[[], T]) -> T:
-        """``job()`` in the pool, stopped once this request's client has gone."""
-        return await self.served.pool.run(job, gone=self.request.is_disconnected)
+        """``job()`` in the pool, stopped once this request's client has gone, or just past
+        the server's time limit."""
+        return await self.served.pool.run(
+            job, gone=self.request.is_disconnected, seconds=self.settings.solve_time_limit
+        )
 
 
 #: The dependency of an endpoint that needs the pool or the settings.

@@ -28,7 +28,7 @@ from allocator.core.errors import WorkCancelled
 from allocator.web.errors import CLIENT_GONE_STATUS, Refusal
 from allocator.web.server import background
 from allocator.web.settings import WebSettings
-from allocator.web.work import DISCONNECT_POLL_SECONDS, WorkPool
+from allocator.web.work import DISCONNECT_POLL_SECONDS, OVERRUN_SECONDS, WorkPool
 
 #: Every stand in a unit of its own: a whole-fight search of it runs to any time limit.
 HEAVY = yaml.safe_load(CRAFTED["own-units-6-v-8"]())
@@ -105,6 +105,25 @@ def test_a_job_whose_client_stays_is_answered_and_looked_after_while_it_runs() -
     assert asyncio.run(pool.run(job, gone=client_stays)) == "answer"
     assert len(looks) >= 2
     assert idle(pool)
+    pool.close()
+
+
+def test_a_job_that_keeps_a_budget_of_its_own_past_its_time_limit_is_cancelled() -> None:
+    """A stage whose budget has no deadline (or a later one) is stopped just past the job's
+    time limit, counted from when a worker took it."""
+    pool = WorkPool(workers=1, queue=0, retry_after=1)
+    limit = 0.3
+
+    def unbounded_stage() -> float:
+        started = time.monotonic()
+        budget = Budget(None)
+        while not budget.expired():
+            time.sleep(0.001)
+        return time.monotonic() - started
+
+    ran = asyncio.run(pool.run(unbounded_stage, seconds=limit))
+    assert limit + OVERRUN_SECONDS <= ran < limit + OVERRUN_SECONDS + LET_GO_SECONDS
+    assert seconds_until(lambda: idle(pool), "freeing the worker") < LET_GO_SECONDS
     pool.close()
 
 

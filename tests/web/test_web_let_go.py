@@ -6,21 +6,22 @@ idle again within the time limit + 1 s.
 from __future__ import annotations
 
 import asyncio
-import json
-import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install .[web])")
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
 import httpx
-import yaml
-from crafted import CRAFTED
+from bench_web import HEAVY, HEAVY_SOLVE, send_and_hold
 from fastapi import FastAPI
 
 from allocator.core.budget import Budget
@@ -30,9 +31,6 @@ from allocator.web.server import background
 from allocator.web.settings import WebSettings
 from allocator.web.work import DISCONNECT_POLL_SECONDS, OVERRUN_SECONDS, WorkPool
 
-#: Every stand in a unit of its own: a whole-fight search of it runs to any time limit.
-HEAVY = yaml.safe_load(CRAFTED["own-units-6-v-8"]())
-HEAVY_SOLVE = {"scenario": HEAVY, "side": "attacker", "objective": "take"}
 #: Longest a test waits for something that should happen (a guard against hanging).
 PATIENCE = 60.0
 #: A dropped request has no time left: its worker is free within this of the drop (the
@@ -128,19 +126,6 @@ def test_a_job_that_keeps_a_budget_of_its_own_past_its_time_limit_is_cancelled()
 
 
 # ------------------------------------------------------------------ a real server under load
-
-
-def send_and_hold(url: str, path: str, body: dict[str, object]) -> socket.socket:
-    """A connection that has sent a whole POST of ``body`` and waits for the answer."""
-    host, port = url.removeprefix("http://").split(":")
-    data = json.dumps(body).encode()
-    connection = socket.create_connection((host, int(port)), timeout=PATIENCE)
-    connection.sendall(
-        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(data)}\r\n\r\n".encode()
-        + data
-    )
-    return connection
 
 
 @pytest.fixture

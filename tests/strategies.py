@@ -192,9 +192,9 @@ def near_legal_allocations(draw: Any, scenario: dict[str, Any]) -> dict[str, Any
     model = RulesModel(battle, depth=REALLOCATION)
     decisions = [*model.x.values(), *model.y.values(), *model.z.values()]
     weights = draw(st.lists(st.integers(-3, 3), min_size=len(decisions), max_size=len(decisions)))
-    model.model.Maximize(sum(w * v for w, v in zip(weights, decisions, strict=True)))
+    model.model.maximize(sum(w * v for w, v in zip(weights, decisions, strict=True)))
     solver = new_solver(model.model, time_limit=5)
-    solver.Solve(model.model)
+    solver.solve(model.model)
     names = SlotNames([f"K{c}" for c in model.slots])
     allocation = model.read(solver, names, REALLOCATION).model_dump()
     depth = draw(st.integers(1, 3))

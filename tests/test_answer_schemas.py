@@ -50,6 +50,21 @@ CASES: dict[tuple[str, ...], tuple[str, list[list[str]]]] = {
     ),
     ("play",): ("play-answer", [[str(LEGAL), "--dice", "A:4-3,B:1-5"]]),
     ("sweep",): ("sweep-line", [[str(ROOT / "tests" / "data" / "sweeps" / "one-cell.yaml")]]),
+    ("plan",): (
+        "plan-answer",
+        [
+            [str(UNALLOCATED), "--target", "0.55"],
+            [str(SCENARIOS / "plan-leave-the-suppressed-squad-out.yaml")],
+            [str(UNALLOCATED), "--side", "defender"],
+        ],
+    ),
+    ("compare",): (
+        "compare-answer",
+        [
+            [str(UNALLOCATED), "--profile", "crossfire", "--profile", "crossfire:ties=defender"],
+            [str(LEGAL), "--profile", "crossfire", "--profile", "crossfire:squad=1"],
+        ],
+    ),
     ("resolve", "infinity"): (
         "resolve-answer",
         [[str(SCENARIOS / "infinity" / name)] for name in ("face-to-face.yaml",)]

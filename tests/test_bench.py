@@ -140,3 +140,12 @@ def test_scale_bench_draws_the_cost_by_size_from_its_rows(tmp_path: Path) -> Non
         bench_scale.plot(measured, 0.5, picture)
         assert picture.stat().st_size > 1000
     assert picture.read_text().lstrip().startswith("<?xml")
+
+
+def test_plan_bench_finds_the_same_best_with_fewer_fights() -> None:
+    import bench_plan
+
+    case = bench_plan.ROOT / "models" / "scenarios" / "fight-together-or-apart.yaml"
+    subsets, by_subsets = bench_plan.every_subset(case)
+    choices, by_plan = bench_plan.planned(case)
+    assert by_subsets == by_plan and (choices, subsets) == (5, 7)  # a1 and a2 swap

@@ -617,7 +617,19 @@ def test_schema_prints_valid_json() -> None:
     assert {"defender", "attacker"} <= set(schema["required"])
 
 
-COMMANDS = ["check", "solve", "simulate", "explain", "sweep", "schema", "serve", "resolve"]
+COMMANDS = [
+    "check",
+    "solve",
+    "simulate",
+    "explain",
+    "play",
+    "plan",
+    "compare",
+    "sweep",
+    "schema",
+    "serve",
+    "resolve",
+]
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])

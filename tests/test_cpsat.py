@@ -11,8 +11,8 @@ def test_cp_model_loads_without_pandas_and_leaves_the_real_one_importable() -> N
         "import sys\n"
         "from allocator.core.cpsat import cp_model\n"
         "assert 'pandas' not in sys.modules, 'the stand-in was left behind'\n"
-        "m = cp_model.CpModel(); x = m.NewBoolVar('x'); m.Maximize(x)\n"
-        "s = cp_model.CpSolver(); assert s.StatusName(s.Solve(m)) == 'OPTIMAL'\n"
+        "m = cp_model.CpModel(); x = m.new_bool_var('x'); m.maximize(x)\n"
+        "s = cp_model.CpSolver(); assert s.status_name(s.solve(m)) == 'OPTIMAL'\n"
         "import pandas\n"
         "assert hasattr(pandas, 'DataFrame')\n"
     )

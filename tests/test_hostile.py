@@ -55,6 +55,8 @@ COMMANDS = {
         "--json",
     ],
     "simulate": ["simulate", "--seed", "1", "--time-limit", "2"],
+    "plan-json": ["plan", "--side", "defender", "--time-limit", "2", "--json"],
+    "compare": ["compare", "--profile", "crossfire", "--profile", "crossfire:ties=defender"],
     "trials-json": ["simulate", "--trials", "50", "--seed", "1", "--time-limit", "2", "--json"],
 }
 #: The answer of a complete allocation can still be refused: simulate needs one (exit 2).

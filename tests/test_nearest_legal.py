@@ -146,8 +146,8 @@ class _StoppedSolver:
     def __init__(self, solver: Any, status: int) -> None:
         self.solver, self.status = solver, status
 
-    def Solve(self, model: Any) -> int:
-        self.solver.Solve(model)
+    def solve(self, model: Any) -> int:
+        self.solver.solve(model)
         return self.status
 
     def __getattr__(self, name: str) -> Any:

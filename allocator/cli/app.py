@@ -1,6 +1,7 @@
 """The ``cfalloc`` application: ``--version`` and its command groups, one module each.
 
 * :mod:`allocator.cli.crossfire`: ``check``, ``solve``, ``explain``, ``simulate``, ``play``;
+* :mod:`allocator.cli.planning`: ``plan`` and ``compare``;
 * :mod:`allocator.cli.resolve`: ``resolve SYSTEM``, built from the games' registry;
 * :mod:`allocator.cli.sweep`: ``sweep``, a grid of exact solves (and its picture,
   :mod:`allocator.cli.sweep_plot`);
@@ -16,7 +17,7 @@ from typing import Annotated
 import typer
 
 import allocator
-from allocator.cli import crossfire
+from allocator.cli import crossfire, planning
 from allocator.cli.console import EXIT_CODES_HELP, GuardedGroup, out
 from allocator.cli.resolve import resolve_app
 from allocator.cli.schema import schema
@@ -53,6 +54,7 @@ def main_options(
 
 crossfire.register(app)
 app.command()(sweep)
+planning.register(app)
 app.command()(schema)
 app.add_typer(resolve_app(), name="resolve")
 app.command("serve")(serve)

@@ -91,7 +91,7 @@ def new_solver(
         With its workers, its memory cap and its time limit set.
     """
     solver = cp_model.CpSolver()
-    small = len(model.Proto().variables) <= SMALL_MODEL_VARIABLES
+    small = len(model.proto.variables) <= SMALL_MODEL_VARIABLES
     solver.parameters.num_workers = 1 if small else large_model_workers
     solver.parameters.max_memory_in_mb = min(SOLVER_MEMORY_MB, memory_mb or SOLVER_MEMORY_MB)
     if time_limit is not None:

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field, JsonValue, RootModel, StringConstraints
 
 import allocator
 from allocator.core.errors import InputError
+from allocator.core.exact import Exact
 from allocator.core.library import folder
 from allocator.core.limits import default_limits
 from allocator.core.reader import read_bytes, read_file
@@ -40,6 +41,7 @@ from allocator.games.crossfire.answers import (
     Answer,
     CheckAnswer,
     ExplainAnswer,
+    PlanAnswer,
     PlayAnswer,
     SimulateAnswer,
     SolveAnswer,
@@ -98,6 +100,24 @@ class SolveRequest(RequestBody):
         le=default_limits().max_rounds,
         description="With an objective of the whole fight: fight at most this many rounds "
         "(default: until one side is gone).",
+    )
+
+
+class PlanRequest(RequestBody):
+    """The body of ``POST /api/plan``."""
+
+    scenario: dict[str, Any]
+    side: Literal["attacker", "defender"]
+    target: Exact | None = Field(
+        default=None,
+        description="A chance of taking the building to reach (the attacker: at least; the "
+        'defender: at most), exact: "4/5" or "0.8".',
+    )
+    rounds: int | None = Field(
+        default=None,
+        ge=1,
+        le=default_limits().max_rounds,
+        description="Fight at most this many rounds (default: until one side is gone).",
     )
 
 
@@ -226,6 +246,20 @@ async def solve(request: SolveRequest, work: Work) -> SolveAnswer:
         lambda battle: service.solve_answer(
             battle, request.side, request.objective, seconds, request.rounds
         ),
+    )
+
+
+@api.post("/plan", responses=JSON_REFUSALS, tags=["odds"])
+async def plan(request: PlanRequest, work: Work) -> PlanAnswer:
+    """Which stands to commit or garrison, and the curve by squads: `cfalloc plan --side S
+    --json`."""
+    from allocator.games.crossfire.plan import plan_answer
+
+    seconds = work.settings.solve_time_limit
+    return await answered(
+        work,
+        request.scenario,
+        lambda battle: plan_answer(battle, request.side, request.target, seconds, request.rounds),
     )
 
 

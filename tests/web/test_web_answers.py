@@ -64,6 +64,10 @@ REQUESTS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ],
     ("POST", "/api/simulate"): [{"json": {"scenario": seed(), "seed": 7}}],
     ("POST", "/api/play"): [{"json": {"scenario": seed(), "dice": {"A": "4-3", "B": "1-5"}}}],
+    ("POST", "/api/plan"): [
+        {"json": {"scenario": read_file(UNALLOCATED), "side": "attacker", "target": "11/20"}},
+        {"json": {"scenario": read_file(UNALLOCATED), "side": "defender"}},
+    ],
     ("POST", "/api/parse"): [{"content": SEED.read_text(encoding="utf-8")}],
     ("GET", "/api/scenarios"): [{}],
     ("GET", "/api/scenarios/{name}"): [{"name": SEED.stem}, {"name": UNALLOCATED.stem}],
@@ -96,6 +100,13 @@ SAME_AS_COMMAND = {
         path,
         "--dice",
         ",".join(f"{name}:{dice}" for name, dice in body["dice"].items()),
+    ],
+    ("POST", "/api/plan"): lambda path, body, params: [
+        "plan",
+        path,
+        "--side",
+        body["side"],
+        *(["--target", body["target"]] if "target" in body else []),
     ],
 }
 
@@ -177,6 +188,7 @@ def test_every_answer_obeys_its_documented_and_committed_schemas(
         "/api/solve",
         "/api/simulate",
         "/api/play",
+        "/api/plan",
     }
     formats_served = {"/api/scenarios/{name}", "/api/infinity/menus"}
     assert bool(named) == (path in answers_of_commands or path in formats_served)

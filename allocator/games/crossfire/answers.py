@@ -339,3 +339,109 @@ class TrialsAnswer(Answer):
         description="When the time limit ended the trials, or stopped a search of the lines "
         "they played (then the best found, not proven optimal).",
     )
+
+
+class PlanPoint(Answer):
+    """One choice of stands of a plan: the squads in it, the attacker's P(take), the stands."""
+
+    squads: int = Field(description="The squads chosen (leaders, weapons, FOs and snipers too).")
+    value: float
+    value_exact: Exact = Field(description="The attacker's chance of taking the building.")
+    stands: list[str] = Field(description="The stands committed (attacker) or garrisoned.")
+    against: list[str] = Field(
+        description="The other side's stands: the defenders (attacker's plan), or the "
+        "attacker's best commitment against this garrison (defender's plan)."
+    )
+
+
+class PlanDip(Answer):
+    """A step of the curve against the planning side: one more squad, a worse best value."""
+
+    squads: int
+    value: float
+    value_exact: Exact
+    previous: float = Field(description="The best value with one squad fewer.")
+    previous_exact: Exact
+
+
+class PlanAnswer(Answer):
+    """What ``cfalloc plan --json`` prints: the curve of the best choice by squads, the best
+    choice and, with a target, the fewest stands that reach it. Every value is the attacker's
+    chance of taking the building over the whole fight."""
+
+    status: Literal["optimal", "feasible"]
+    side: Side
+    target: float | None
+    target_exact: Exact | None
+    rounds: int | None = Field(description="The most rounds fought (--rounds), or None: all.")
+    curve: list[PlanPoint]
+    best: PlanPoint
+    reaching: PlanPoint | None = Field(
+        description="With a target: the choice of the fewest stands that reaches it (the "
+        "attacker: at least the target; the defender: at most); None without a target or "
+        "when no choice reaches it."
+    )
+    dips: list[PlanDip] = Field(
+        description="Where one more squad makes the best value worse for the planning side."
+    )
+    choices: int = Field(description="The distinct choices (interchangeable stands swapped).")
+    valued: int = Field(description="The choices valued (fewer when the time limit stopped).")
+    fights: int = Field(description="The whole fights solved to value them.")
+    note: str | None = Field(
+        description="Why the answer is not proven optimal (the time limit), or None."
+    )
+    warnings: list[str]
+
+
+class CompareLine(Answer):
+    """One objective's optimum under one profile: its value and the defender's best line (with
+    the attacker's best answer)."""
+
+    value: float
+    value_exact: Exact = Field(description="The attacker's value, both sides at their best.")
+    allocation: Allocation
+
+
+class CompareProfile(Answer):
+    name: str = Field(description="The profile as given (--profile).")
+    ruleset: str = Field(description="The profile's own name (its base, for house rules).")
+    one_round: CompareLine = Field(description="Objective sweep: the first round alone.")
+    whole_fight: CompareLine = Field(description="Objective take: the whole fight.")
+
+
+class CompareChange(Answer):
+    """A ruleset value that is not the same in every profile."""
+
+    key: str
+    values: dict[str, int | bool | str] = Field(description="Its value in each profile.")
+    source: str = Field(description="Where the first profile's value comes from.")
+
+
+class CompareEffect(Answer):
+    """The first profile with only one value changed to another profile's, and its values."""
+
+    profile: str
+    key: str
+    before: int | bool | str
+    after: int | bool | str
+    one_round: float
+    one_round_exact: Exact
+    whole_fight: float
+    whole_fight_exact: Exact
+
+
+class CompareAnswer(Answer):
+    """What ``cfalloc compare --json`` prints: the fight under each profile side by side."""
+
+    status: Literal["optimal", "feasible"]
+    profiles: list[CompareProfile]
+    changed: list[CompareChange]
+    effects: list[CompareEffect] = Field(
+        description="For each value another profile changes: the first profile with that "
+        "change alone (for a profile with one change only, its own values)."
+    )
+    summary: list[str] = Field(description="What differs and why, in words.")
+    warnings: list[str] = Field(description="The solves' warnings about the fight, each once.")
+    note: str | None = Field(
+        description="Why the answer is not proven optimal (the time limit), or None."
+    )

@@ -211,6 +211,13 @@ class Battle:
     def side(self, name: SideName) -> SideForce:
         return self.defender if name == "defender" else self.attacker
 
+    def available(self, name: SideName) -> list[str]:
+        """The stands of side ``name`` that ``cfalloc plan`` may choose from, in file order:
+        the file's ``available`` list, else all of them."""
+        force: Force = getattr(self.scenario, name)
+        chosen = None if force.available is None else set(force.available)
+        return [i for i in self.side(name).ids() if chosen is None or i in chosen]
+
     def side_of(self, stand_id: str) -> SideName:
         return self._side_of[stand_id]
 
@@ -286,6 +293,10 @@ class Battle:
         says surprise lasts)."""
         first = self.scenario.round == 1 or bool(self.ruleset.value("surprise_later_rounds"))
         return self.scenario.surprise and first
+
+    def with_ruleset(self, ruleset: Ruleset) -> Battle:
+        """This battle played under another ruleset profile."""
+        return Battle(self.scenario, self.defender, self.attacker, ruleset, self.file)
 
     def with_allocation(self, allocation: Allocation | None) -> Battle:
         scenario = self.scenario.model_copy(update={"allocation": allocation})
@@ -435,8 +446,40 @@ def _side_force(
         by_id[stand.id] = stand
     if not by_id:
         raise InputError(f"the {side} has no stands in this fight", file=file, place=side)
+    _check_available(force, by_id, side, file)
     title = None if organisation is None else organisation.title
     return SideForce(side, by_id, units, org, title)
+
+
+def _check_available(
+    force: Force, stands: dict[str, Stand], side: SideName, file: str | None
+) -> None:
+    """Every stand ``available`` names is one of the side's, named once."""
+    named: set[str] = set()
+    for i, stand_id in enumerate(force.available or []):
+        place = f"{side}.available[{i}]"
+        if stand_id not in stands:
+            raise InputError(
+                f"'{stand_id}' is not one of the {side}'s stands here (it has: "
+                f"{', '.join(list(stands)[:10])}{', ...' * (len(stands) > 10)})",
+                file=file,
+                place=place,
+            )
+        if stand_id in named:
+            raise InputError(f"'{stand_id}' is named twice", file=file, place=place)
+        named.add(stand_id)
+    if force.available == []:
+        raise InputError(
+            "an empty `available` leaves nothing to choose from: list the stands, or leave "
+            "it out for all of them",
+            file=file,
+            place=f"{side}.available",
+        )
+
+
+def can_assault(stands: Iterable[Stand]) -> bool:
+    """Whether attacking ``stands`` can assault at all: a squad, or a CC or BC (4b), among them."""
+    return any(ROLES[s.type] == Role.squad or s.type in COMMANDERS for s in stands)
 
 
 def battle_from_scenario(
@@ -462,10 +505,7 @@ def battle_from_scenario(
                         file=file,
                         place=f"{side}.{stand.id}.near",
                     )
-    if not any(
-        ROLES[s.type] == Role.squad or s.type in COMMANDERS
-        for s in sides["attacker"].stands.values()
-    ):
+    if not can_assault(sides["attacker"].stands.values()):
         raise InputError(
             "the attacker needs at least one squad (or a CC/BC) to assault with",
             file=file,

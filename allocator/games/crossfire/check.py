@@ -54,11 +54,11 @@ def nearest_legal(
         raise budget.ran_out(what) from None
     fresh = list(model.slots)[len(proposal) :]
     for earlier, later in pairwise(fresh):
-        model.model.AddImplication(model.used[later], model.used[earlier])
-    model.model.Minimize(model.distance_to(allocation, names))
+        model.model.add_implication(model.used[later], model.used[earlier])
+    model.model.minimize(model.distance_to(allocation, names))
     solver = new_solver(model.model, budget.remaining(floor=0.01), budget.memory_left_mb())
     with budget.stopping(solver.stop_search):
-        status = solver.Solve(model.model)
+        status = solver.solve(model.model)
     if status == cp_model.UNKNOWN:
         raise budget.ran_out(what)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

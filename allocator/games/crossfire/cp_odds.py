@@ -121,7 +121,7 @@ class OddsTerms:
             lone = rules.reify_and(
                 [
                     rules.reify_or(others, f"o_nc{attacking}{c}"),
-                    rules.reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").Not(),
+                    rules.reify_or([members[s] for s in leaders], f"o_ld{attacking}{c}").negated(),
                 ],
                 f"o_lone{attacking}{c}",
             )
@@ -148,27 +148,27 @@ class OddsTerms:
         att_total, att_dice, _ = self._side(c, attackers, attacking=True)
         def_total, def_dice, def_fights = self._side(c, defenders, attacking=False)
         span = self._span(defenders) + self._span(attackers)
-        diff = m.NewIntVar(-span, span, f"o_diff{c}")
-        m.Add(diff == att_total - def_total - (att_dice - def_dice if self.mode == "pool" else 0))
-        upper = m.NewIntVar(-span, DIFF_LIMIT, f"o_up{c}")
-        m.AddMinEquality(upper, [diff, DIFF_LIMIT])
-        clamped = m.NewIntVar(-DIFF_LIMIT, DIFF_LIMIT, f"o_cl{c}")
-        m.AddMaxEquality(clamped, [upper, -DIFF_LIMIT])
+        diff = m.new_int_var(-span, span, f"o_diff{c}")
+        m.add(diff == att_total - def_total - (att_dice - def_dice if self.mode == "pool" else 0))
+        upper = m.new_int_var(-span, DIFF_LIMIT, f"o_up{c}")
+        m.add_min_equality(upper, [diff, DIFF_LIMIT])
+        clamped = m.new_int_var(-DIFF_LIMIT, DIFF_LIMIT, f"o_cl{c}")
+        m.add_max_equality(clamped, [upper, -DIFF_LIMIT])
         na, nd = self.max_dice
         a_dice = att_dice if self.mode == "pool" else 1
         d_dice = def_dice if self.mode == "pool" else 1
-        state = m.NewIntVar(0, len(self.probabilities) - 1, f"o_state{c}")
+        state = m.new_int_var(0, len(self.probabilities) - 1, f"o_state{c}")
         opposed = rules.opposed[c]
-        m.Add(
+        m.add(
             state == ((clamped + DIFF_LIMIT) * (na + 1) + a_dice) * (nd + 1) + d_dice
-        ).OnlyEnforceIf([opposed, def_fights])
-        m.Add(state == self.auto_win).OnlyEnforceIf([opposed, def_fights.Not()])
-        m.Add(state == self.unopposed).OnlyEnforceIf(opposed.Not())
+        ).only_enforce_if([opposed, def_fights])
+        m.add(state == self.auto_win).only_enforce_if([opposed, def_fights.negated()])
+        m.add(state == self.unopposed).only_enforce_if(opposed.negated())
         self.state[c] = state
         if self.product:
             logs = self.logs
-            term = m.NewIntVar(min(logs), max(logs), f"o_log{c}")
-            m.AddElement(state, logs, term)
+            term = m.new_int_var(min(logs), max(logs), f"o_log{c}")
+            m.add_element(state, logs, term)
         else:
             term = self._sum_term(c, state, defenders, attackers)
         self.terms.append(term)
@@ -187,23 +187,23 @@ class OddsTerms:
         m = self.model
         scale = min(self.scale, EXACT_SCALE_LIMIT)
         width = len(defenders) + len(attackers)
-        stands = m.NewIntVar(0, width, f"o_n{c}")
-        m.Add(stands == sum(defenders.values()) + sum(attackers.values()))
+        stands = m.new_int_var(0, width, f"o_n{c}")
+        m.add(stands == sum(defenders.values()) + sum(attackers.values()))
         attacking = sum(attackers.values())
-        level = m.NewIntVar(0, len(self.levels) - 1, f"o_level{c}")
-        m.AddElement(state, self.level_of, level)
+        level = m.new_int_var(0, len(self.levels) - 1, f"o_level{c}")
+        m.add_element(state, self.level_of, level)
         extra = {round((wa - wd) * scale) for wd, wa in self.weights}
         flags = []
         term: Any = 0
         for j, (wd, wa) in enumerate(self.weights):
-            flag = m.NewBoolVar(f"o_at{c}_{j}")
+            flag = m.new_bool_var(f"o_at{c}_{j}")
             flags.append(flag)
             term += round(wd * scale) * self._share(stands, flag, width, f"o_share{c}_{j}")
             if len(extra) > 1:
                 attackers_here = self._share(attacking, flag, width, f"o_ashare{c}_{j}")
                 term += round((wa - wd) * scale) * attackers_here
-        m.AddExactlyOne(flags)
-        m.Add(level == sum(j * flag for j, flag in enumerate(flags)))
+        m.add_exactly_one(flags)
+        m.add(level == sum(j * flag for j, flag in enumerate(flags)))
         if len(extra) == 1:
             term += extra.pop() * attacking
         self.keys[c] = (level, stands, attacking)
@@ -212,9 +212,9 @@ class OddsTerms:
     def _share(self, amount: Any, flag: Any, width: int, name: str) -> Any:
         """``amount`` where ``flag`` holds, else 0 (its shares over a one-hot sum to it)."""
         m = self.model
-        share = m.NewIntVar(0, width, name)
-        m.Add(share == amount).OnlyEnforceIf(flag)
-        m.Add(share == 0).OnlyEnforceIf(flag.Not())
+        share = m.new_int_var(0, width, name)
+        m.add(share == amount).only_enforce_if(flag)
+        m.add(share == 0).only_enforce_if(flag.negated())
         return share
 
     def objective_expr(self) -> Any:
@@ -227,7 +227,7 @@ class OddsTerms:
     def level_counts(self, solver: cp_model.CpSolver) -> tuple[int, ...]:
         counts = [0] * len(self.levels)
         for c in self.rules.slots:
-            counts[self.level_of[solver.Value(self.state[c])]] += 1
+            counts[self.level_of[solver.value(self.state[c])]] += 1
         return tuple(counts)
 
     def rival_possible(
@@ -260,12 +260,12 @@ class OddsTerms:
         differs: list[Any] = []
         for c in self.rules.slots:
             for part in self.keys[c]:
-                value = solver.Value(part)
-                ne = self.model.NewBoolVar(f"o_kne{c}_{len(differs)}")
-                self.model.Add(part != value).OnlyEnforceIf(ne)
-                self.model.Add(part == value).OnlyEnforceIf(ne.Not())
+                value = solver.value(part)
+                ne = self.model.new_bool_var(f"o_kne{c}_{len(differs)}")
+                self.model.add(part != value).only_enforce_if(ne)
+                self.model.add(part == value).only_enforce_if(ne.negated())
                 differs.append(ne)
-        self.model.AddBoolOr(differs)
+        self.model.add_bool_or(differs)
 
     def _exclude_levels(self, counts: tuple[int, ...]) -> None:
         """Forbid every solution whose multiset of combat odds equals ``counts``."""
@@ -275,17 +275,19 @@ class OddsTerms:
             hits = []
             for c in self.rules.slots:
                 allowed = [i for i, lv in enumerate(self.level_of) if lv == level]
-                hit = m.NewBoolVar(f"o_hit{level}_{c}_{len(differs)}")
-                m.AddAllowedAssignments([self.state[c]], [[i] for i in allowed]).OnlyEnforceIf(hit)
-                m.AddForbiddenAssignments([self.state[c]], [[i] for i in allowed]).OnlyEnforceIf(
-                    hit.Not()
+                hit = m.new_bool_var(f"o_hit{level}_{c}_{len(differs)}")
+                m.add_allowed_assignments([self.state[c]], [[i] for i in allowed]).only_enforce_if(
+                    hit
                 )
+                m.add_forbidden_assignments(
+                    [self.state[c]], [[i] for i in allowed]
+                ).only_enforce_if(hit.negated())
                 hits.append(hit)
-            ne = m.NewBoolVar(f"o_ne{level}_{len(differs)}")
-            m.Add(sum(hits) != wanted).OnlyEnforceIf(ne)
-            m.Add(sum(hits) == wanted).OnlyEnforceIf(ne.Not())
+            ne = m.new_bool_var(f"o_ne{level}_{len(differs)}")
+            m.add(sum(hits) != wanted).only_enforce_if(ne)
+            m.add(sum(hits) == wanted).only_enforce_if(ne.negated())
             differs.append(ne)
-        m.AddBoolOr(differs)
+        m.add_bool_or(differs)
 
 
 class OutOfTime(Exception):

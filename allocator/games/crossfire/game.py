@@ -27,5 +27,7 @@ GAME = Game(
         "play-answer": "allocator.games.crossfire.answers:PlayAnswer",
         "sweep-spec": "allocator.games.crossfire.sweep:SweepSpec",
         "sweep-line": "allocator.games.crossfire.sweep:SweepLine",
+        "plan-answer": "allocator.games.crossfire.answers:PlanAnswer",
+        "compare-answer": "allocator.games.crossfire.answers:CompareAnswer",
     },
 )

@@ -116,7 +116,7 @@ class RulesModel(SharedModel):
             for c in self.slots:
                 want = 1 if c == index else 0
                 if fix:
-                    m.Add(var_of[stand, c] == want)
+                    m.add(var_of[stand, c] == want)
                 elif want:
                     terms.append(1 - var_of[stand, c])
             return True
@@ -127,7 +127,7 @@ class RulesModel(SharedModel):
                 for s in ids:
                     where.setdefault(s, []).append(name)
                 if fix and (index := names.index(name)) is not None:
-                    m.Add(self.used[index] == 1)
+                    m.add(self.used[index] == 1)
             for s in self.defenders:
                 targets = where.get(s, [])
                 if fix and len(targets) != 1:
@@ -160,15 +160,15 @@ class RulesModel(SharedModel):
 
     def read(self, solver: Any, names: SlotNames, depth: int) -> Allocation:
         """The allocation a solved model holds, named by ``names``, up to ``depth``."""
-        used = [c for c in self.slots if solver.Value(self.used[c])]
+        used = [c for c in self.slots if solver.value(self.used[c])]
         combats = {
-            names.names[c]: [s for s in self.defenders if solver.Value(self.x[s, c])] for c in used
+            names.names[c]: [s for s in self.defenders if solver.value(self.x[s, c])] for c in used
         }
         attack = None
         reallocate = None
         if depth >= ATTACK:
             attack = {
-                names.names[c]: [a for a in self.attackers if solver.Value(self.y[a, c])]
+                names.names[c]: [a for a in self.attackers if solver.value(self.y[a, c])]
                 for c in used
             }
             attack = {n: ids for n, ids in attack.items() if ids}
@@ -177,11 +177,11 @@ class RulesModel(SharedModel):
                 s: names.names[c]
                 for s in self.defenders
                 for c in self.slots
-                if solver.Value(self.z[s, c])
+                if solver.value(self.z[s, c])
             }
         return Allocation(combats=combats, attack=attack, reallocate=reallocate)
 
     def solve_status(self, time_limit: float | None = None) -> str:
         solver = new_solver(self.model, time_limit)
-        status: str = solver.StatusName(solver.Solve(self.model))
+        status: str = solver.status_name(solver.solve(self.model))
         return status

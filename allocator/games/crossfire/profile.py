@@ -176,3 +176,57 @@ def load_ruleset(
     data = spec.model_dump() if isinstance(spec, BaseModel) else spec
     base = load_ruleset(data.get("base", GAME), relative_to)
     return base.with_overrides(data.get("overrides", {}), source="ruleset.overrides")
+
+
+def profile_from_spec(spec: str, relative_to: Path | None = None) -> Ruleset:
+    """A profile as the command line names one: a shipped name, a path, or a base with house
+    rules, ``BASE:key=value,key=value`` (each value read as the base's value is: a whole
+    number, true or false, or a word).
+
+    Parameters
+    ----------
+    spec : str
+        ``crossfire``, ``my-rules.yaml`` or ``crossfire:ties=defender,leader_bonus=sum``.
+    relative_to : Path or None
+        The folder a path is read from (None: no path is accepted).
+
+    Returns
+    -------
+    Ruleset
+
+    Raises
+    ------
+    InputError
+        An unknown profile or value, or a value its profile does not allow.
+
+    Examples
+    --------
+    >>> profile_from_spec("crossfire:ties=defender,squad=2").value("ties")
+    'defender'
+    >>> profile_from_spec("crossfire:ties").value("ties")
+    Traceback (most recent call last):
+    ...
+    allocator.core.errors.InputError: 'ties' needs a value: write ties=VALUE
+    """
+    base_name, _, rules = spec.partition(":")
+    base = load_ruleset(base_name.strip(), relative_to)
+    overrides: dict[str, Any] = {}
+    for rule in filter(None, (part.strip() for part in rules.split(","))):
+        key, equals, text = (part.strip() for part in rule.partition("="))
+        if not equals:
+            raise InputError(f"{excerpt(key)} needs a value: write {key[:40]}=VALUE")
+        known = base.values.get(key)
+        overrides[key] = text if known is None else _read_as(known.value, text)
+    return base.with_overrides(overrides, source="--profile") if overrides else base
+
+
+def _read_as(kind: int | bool | str, text: str) -> int | bool | str:
+    """A house rule's value as written on the command line, read as the profile's value is."""
+    if isinstance(kind, bool):
+        return {"true": True, "false": False}.get(text.lower(), text)
+    if isinstance(kind, int):
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    return text

@@ -191,6 +191,12 @@ class Force(Strict):
     )
     units: list[Unit] = Field(default_factory=list, description="The organisation tree.")
     stands: list[Stand] = Field(default_factory=list, description="The stands taking part.")
+    available: list[Id] | None = Field(
+        default=None,
+        exclude_if=is_none,
+        description="For `cfalloc plan`: the stands of this side it may choose from (default: "
+        "all of them). Every other command fights with all the side's stands.",
+    )
 
 
 class Building(Strict):

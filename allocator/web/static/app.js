@@ -8,6 +8,7 @@ import {wireDice} from "./js/dice.js";
 import {$, el, fill, useNumberFormat} from "./js/dom.js";
 import {wireExplain} from "./js/explain.js";
 import {wireOutside} from "./js/outside.js";
+import {wirePlan} from "./js/plan.js";
 import {openFirst, showScenarioError, wireScenarios} from "./js/scenarios.js";
 import {loadRules} from "./js/show.js";
 import {wireSaved} from "./js/saved.js";
@@ -55,6 +56,7 @@ async function start() {
   wireBoard();
   wireCheck();
   wireSolve();
+  wirePlan();
   wireDice();
   wireExplain();
   wireScenarios(ready);

@@ -599,11 +599,11 @@ def variables(model: SharedModel) -> None:
         model.tick()
         for k in commanders:  # who fights as the squad of a combat without squads (4b)
             act = model.new_bool(f"act[{k},{c}]")
-            model.model.AddImplication(act, model.y[k, c])
-            model.model.AddImplication(act, model.covered[c].Not())
-            model.model.AddImplication(act, model.fewer)
+            model.model.add_implication(act, model.y[k, c])
+            model.model.add_implication(act, model.covered[c].negated())
+            model.model.add_implication(act, model.fewer)
             model.acting[k, c] = act
-        model.model.Add(sum(model.acting[k, c] for k in commanders) <= 1)
+        model.model.add(sum(model.acting[k, c] for k in commanders) <= 1)
 
 
 def constrain(model: SharedModel) -> None:
@@ -614,30 +614,30 @@ def constrain(model: SharedModel) -> None:
     for a in model.all_attackers:
         if a not in model.attackers:  # 4d: weapons, FOs and snipers do not assault
             for c in model.slots:
-                m.Add(model.y[a, c] == 0)
+                m.add(model.y[a, c] == 0)
             continue
         for c in model.slots:  # 4c: only against the defender's combats
-            m.AddImplication(model.y[a, c], model.used[c])
+            m.add_implication(model.y[a, c], model.used[c])
         if a in squads:  # 4e
-            m.AddExactlyOne(model.y[a, c] for c in model.slots)
+            m.add_exactly_one(model.y[a, c] for c in model.slots)
         else:
-            m.AddAtMostOne(model.y[a, c] for c in model.slots)
-    m.AddBoolOr([model.y[a, c] for a in model.attackers for c in model.slots])  # 4e: somebody
+            m.add_at_most_one(model.y[a, c] for c in model.slots)
+    m.add_bool_or([model.y[a, c] for a in model.attackers for c in model.slots])  # 4e: somebody
     n_combats = sum(model.used.values())
-    cover_goal = m.NewIntVar(0, len(model.slots), "cover_goal")
-    m.AddMinEquality(cover_goal, [len(squads), n_combats])
-    m.Add(sum(model.covered.values()) >= cover_goal)  # 4a
+    cover_goal = m.new_int_var(0, len(model.slots), "cover_goal")
+    m.add_min_equality(cover_goal, [len(squads), n_combats])
+    m.add(sum(model.covered.values()) >= cover_goal)  # 4a
     covered_with = []
     for c in model.slots:
         has_commander = model.reify_or([model.y[k, c] for k in commanders], f"attK{c}")
-        m.Add(sum(model.acting[k, c] for k in commanders) == 1).OnlyEnforceIf(
-            [model.fewer, model.covered[c].Not(), has_commander]
+        m.add(sum(model.acting[k, c] for k in commanders) == 1).only_enforce_if(
+            [model.fewer, model.covered[c].negated(), has_commander]
         )
         covered_with.append(model.reify_or([model.covered[c], has_commander], f"cov2{c}"))
-    goal_4b = m.NewIntVar(0, len(model.slots), "goal_4b")
+    goal_4b = m.new_int_var(0, len(model.slots), "goal_4b")
     joined = sum(model.y[k, c] for k in commanders for c in model.slots)
-    m.AddMinEquality(goal_4b, [n_combats, len(squads) + joined])
-    m.Add(sum(covered_with) >= goal_4b).OnlyEnforceIf(model.fewer)  # 4b
+    m.add_min_equality(goal_4b, [n_combats, len(squads) + joined])
+    m.add(sum(covered_with) >= goal_4b).only_enforce_if(model.fewer)  # 4b
     _leaders_join(model, squads, leaders, commanders)
 
 
@@ -654,21 +654,21 @@ def _leaders_join(
         for c in model.slots:
             as_leader: list[Any] = [model.y[leader, c]]
             if (leader, c) in model.acting:
-                as_leader.append(model.acting[leader, c].Not())
-            m.AddBoolOr(
+                as_leader.append(model.acting[leader, c].negated())
+            m.add_bool_or(
                 [model.y[s, c] for s in near_squads] + [model.acting[k, c] for k in near_commanders]
-            ).OnlyEnforceIf(as_leader)  # 5a
+            ).only_enforce_if(as_leader)  # 5a
             if b.platoon_leader(leader):  # 5b
-                m.AddBoolOr([model.y[s, c] for s in own]).OnlyEnforceIf(model.y[leader, c])
+                m.add_bool_or([model.y[s, c] for s in own]).only_enforce_if(model.y[leader, c])
     for c in model.slots:  # 5c: a second leader only where there are troops to lead
         extra = [
-            model.reify_and([model.y[k, c], model.acting[k, c].Not()], f"lead[{k},{c}]")
+            model.reify_and([model.y[k, c], model.acting[k, c].negated()], f"lead[{k},{c}]")
             if (k, c) in model.acting
             else model.y[k, c]
             for k in leaders
         ]
         fighters = [model.covered[c], *(model.acting[k, c] for k in commanders)]
-        m.AddBoolOr(fighters).OnlyEnforceIf(model.reify_at_least(sum(extra), 2, f"two{c}"))
+        m.add_bool_or(fighters).only_enforce_if(model.reify_at_least(sum(extra), 2, f"two{c}"))
 
 
 # --- the teaching prose ---------------------------------------------------------------------

@@ -128,27 +128,27 @@ class SharedModel:
 
     def new_bool(self, name: str) -> Literal:
         self.tick()  # every family makes its variables here: a large model stops in time
-        return self.model.NewBoolVar(name)
+        return self.model.new_bool_var(name)
 
     def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:
         if not literals:
-            return self.model.NewConstant(0)
+            return self.model.new_constant(0)
         flag = self.new_bool(name)
-        self.model.AddBoolOr(literals).OnlyEnforceIf(flag)
+        self.model.add_bool_or(literals).only_enforce_if(flag)
         for lit in literals:
-            self.model.AddImplication(lit, flag)
+            self.model.add_implication(lit, flag)
         return flag
 
     def reify_and(self, literals: Sequence[Literal], name: str) -> Literal:
         flag = self.new_bool(name)
-        self.model.AddBoolAnd(literals).OnlyEnforceIf(flag)
-        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(flag.Not())
+        self.model.add_bool_and(literals).only_enforce_if(flag)
+        self.model.add_bool_or([lit.negated() for lit in literals]).only_enforce_if(flag.negated())
         return flag
 
     def reify_at_least(self, expr: Literal, bound: int, name: str) -> Literal:
         flag = self.new_bool(name)
-        self.model.Add(expr >= bound).OnlyEnforceIf(flag)
-        self.model.Add(expr < bound).OnlyEnforceIf(flag.Not())
+        self.model.add(expr >= bound).only_enforce_if(flag)
+        self.model.add(expr < bound).only_enforce_if(flag.negated())
         return flag
 
 

@@ -40,9 +40,13 @@ RULES = (
 _RULE = book(RULES)
 
 
+#: The roles the capacity counts (B1): squads and crew-served weapons.
+INSIDE = (Role.squad, Role.weapon)
+
+
 def fighting_stands(battle: Battle) -> list[str]:
     """The defending squads and crew-served weapons: what counts against the capacity."""
-    return battle.defender.ids(Role.squad) + battle.defender.ids(Role.weapon)
+    return [s for role in INSIDE for s in battle.defender.ids(role)]
 
 
 def check(battle: Battle, allocation: Allocation | None = None) -> Iterator[Violation]:

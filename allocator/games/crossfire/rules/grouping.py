@@ -346,27 +346,27 @@ def variables(model: SharedModel) -> None:
         model.tick()
         has_commander = model.reify_or([model.x[k, c] for k in model.commanders], f"hasK{c}")
         headed = model.new_bool(f"hK{c}")
-        m.AddImplication(headed, has_commander)
-        m.AddImplication(headed, model.has_squad[c].Not())
-        m.AddBoolOr([headed, has_commander.Not(), model.has_squad[c], model.has_weapon[c]])
+        m.add_implication(headed, has_commander)
+        m.add_implication(headed, model.has_squad[c].negated())
+        m.add_bool_or([headed, has_commander.negated(), model.has_squad[c], model.has_weapon[c]])
         model.has_commander[c], model.commander_head[c] = has_commander, headed
         for k in model.commanders:
             model.head[k, c] = model.new_bool(f"head[{k},{c}]")
-            m.AddImplication(model.head[k, c], model.x[k, c])
-        m.Add(sum(model.head[k, c] for k in model.commanders) == headed)
+            m.add_implication(model.head[k, c], model.x[k, c])
+        m.add(sum(model.head[k, c] for k in model.commanders) == headed)
 
 
 def constrain(model: SharedModel) -> None:
     m = model.model
     for s in model.defenders:  # 1c
-        m.AddExactlyOne(model.x[s, c] for c in model.slots)
+        m.add_exactly_one(model.x[s, c] for c in model.slots)
     squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
     for c in model.slots:
-        m.Add(sum(model.x[s, c] for s in squads) <= 1)  # 1a
-        m.Add(sum(model.x[w, c] for w in weapons) <= 1)  # 2b
+        m.add(sum(model.x[s, c] for s in squads) <= 1)  # 1a
+        m.add(sum(model.x[w, c] for w in weapons) <= 1)  # 2b
         if not squads:  # 1b: with no squad present every CC and BC forms his own combat
-            m.Add(sum(model.x[k, c] for k in model.commanders) <= 1)
-            m.Add(model.commander_head[c] == model.has_commander[c])
+            m.add(sum(model.x[k, c] for k in model.commanders) <= 1)
+            m.add(model.commander_head[c] == model.has_commander[c])
     _weapons_join(model)
     _leaders_join(model)
 
@@ -379,10 +379,10 @@ def _weapons_join(model: SharedModel) -> None:
         own_squads = [s for s in model.of_role[Role.squad] if b.same_organisation(w, s)]
         own_commanders = [k for k in model.commanders if b.same_organisation(w, k)]
         for c in model.slots:
-            m.Add(sum(model.x[s, c] for s in own_squads) >= 1).OnlyEnforceIf(
+            m.add(sum(model.x[s, c] for s in own_squads) >= 1).only_enforce_if(
                 [model.x[w, c], model.has_squad[c]]
             )
-            m.Add(sum(model.head[k, c] for k in own_commanders) >= 1).OnlyEnforceIf(
+            m.add(sum(model.head[k, c] for k in own_commanders) >= 1).only_enforce_if(
                 [model.x[w, c], model.commander_head[c]]
             )
 
@@ -396,19 +396,21 @@ def _leaders_join(model: SharedModel) -> None:
         model.tick()
         troops = [model.has_squad[c], model.has_weapon[c]]
         n_leaders = sum(model.x[ld, c] for ld in leaders)
-        m.Add(n_leaders <= 1).OnlyEnforceIf([t.Not() for t in troops])  # 3d
+        m.add(n_leaders <= 1).only_enforce_if([t.negated() for t in troops])  # 3d
         for n in model.of_role[Role.noncombatant] if to_join else []:  # 3a
-            m.AddBoolOr([*troops, *(model.x[ld, c] for ld in leaders)]).OnlyEnforceIf(model.x[n, c])
+            m.add_bool_or([*troops, *(model.x[ld, c] for ld in leaders)]).only_enforce_if(
+                model.x[n, c]
+            )
         for leader in leaders:
             joined: list[Any] = [model.x[leader, c]]
             if (leader, c) in model.head:
-                joined.append(model.head[leader, c].Not())
+                joined.append(model.head[leader, c].negated())
             own = troops_in_building(b, leader)
             if own:  # 3b
-                m.AddBoolOr([model.x[u, c] for u in own]).OnlyEnforceIf(joined)
+                m.add_bool_or([model.x[u, c] for u in own]).only_enforce_if(joined)
             else:  # 3c
-                alone = [flag.Not() for flag in (*troops, model.commander_head[c])]
-                m.AddBoolAnd(alone).OnlyEnforceIf(joined)
+                alone = [flag.negated() for flag in (*troops, model.commander_head[c])]
+                m.add_bool_and(alone).only_enforce_if(joined)
 
 
 # --- the teaching prose ---------------------------------------------------------------------

@@ -152,7 +152,9 @@ def as_squads_expression(
     commanders = [s for s in members if model.battle.is_commander(s)]
     if attacking:
         return sum(model.acting[k, slot] for k in commanders)
-    return sum(model.reify_and([members[k], has_squad.Not()], f"o_as{k}{slot}") for k in commanders)
+    return sum(
+        model.reify_and([members[k], has_squad.negated()], f"o_as{k}{slot}") for k in commanders
+    )
 
 
 def bonus_expression(
@@ -185,11 +187,11 @@ def bonus_expression(
         else:  # L2
             eligible = members[leader]
         terms.append(value * eligible)
-    bonus = m.NewIntVar(0, RATINGS[1] * max(1, len(leaders)), f"{name}bonus")
+    bonus = m.new_int_var(0, RATINGS[1] * max(1, len(leaders)), f"{name}bonus")
     if b.ruleset.value("leader_bonus") == "sum":  # L3
-        m.Add(bonus == sum(terms))
+        m.add(bonus == sum(terms))
     else:
-        m.AddMaxEquality(bonus, [0, *terms])
+        m.add_max_equality(bonus, [0, *terms])
     return bonus
 
 

@@ -270,7 +270,7 @@ def variables(model: SharedModel) -> None:
         for c in model.slots:
             model.stay[s, c] = model.reify_and([model.x[s, c], model.opposed[c]], f"st[{s},{c}]")
             model.leave[s, c] = model.reify_and(
-                [model.x[s, c], model.opposed[c].Not()], f"un[{s},{c}]"
+                [model.x[s, c], model.opposed[c].negated()], f"un[{s},{c}]"
             )
         model.moves[s] = model.reify_or([model.leave[s, c] for c in model.slots], f"mv[{s}]")
     model.final = {
@@ -284,8 +284,8 @@ def constrain(model: SharedModel) -> None:
     m = model.model
     for s in model.defenders:
         for c in model.slots:
-            m.AddImplication(model.z[s, c], model.opposed[c])  # 6a: into combats with attackers
-        m.Add(sum(model.z[s, c] for c in model.slots) == model.moves[s])  # 6a, 6c
+            m.add_implication(model.z[s, c], model.opposed[c])  # 6a: into combats with attackers
+        m.add(sum(model.z[s, c] for c in model.slots) == model.moves[s])  # 6a, 6c
     if not model.battle.ruleset.value("reallocate_one_by_one"):
         _move_whole_combats(model)
     _weapon_limit(model)
@@ -300,9 +300,9 @@ def _move_whole_combats(model: SharedModel) -> None:
                 continue
             for origin in model.slots:
                 for target in model.slots:
-                    model.model.AddImplication(
+                    model.model.add_implication(
                         model.z[s, target], model.z[t, target]
-                    ).OnlyEnforceIf([model.leave[s, origin], model.leave[t, origin]])
+                    ).only_enforce_if([model.leave[s, origin], model.leave[t, origin]])
 
 
 def _weapon_limit(model: SharedModel) -> None:
@@ -312,7 +312,7 @@ def _weapon_limit(model: SharedModel) -> None:
     is_head = {
         k: model.reify_or(
             [
-                model.reify_and([model.x[k, c], model.has_squad[c].Not()], f"kh[{k},{c}]")
+                model.reify_and([model.x[k, c], model.has_squad[c].negated()], f"kh[{k},{c}]")
                 for c in model.slots
             ],
             f"isHead[{k}]",
@@ -326,17 +326,17 @@ def _weapon_limit(model: SharedModel) -> None:
             model.reify_and([member[k, c], is_head[k]], f"{name}h[{k},{c}]")
             for k in model.commanders
         ]
-        balance = m.NewIntVar(-bound, bound, f"{name}{c}")
-        m.Add(
+        balance = m.new_int_var(-bound, bound, f"{name}{c}")
+        m.add(
             balance
             == sum(member[s, c] for s in squads) + sum(heads) - sum(member[w, c] for w in weapons)
         )
         return balance
 
     def split(balance: Any, name: str) -> tuple[Any, Any]:
-        plus, minus = m.NewIntVar(0, bound, f"{name}+"), m.NewIntVar(0, bound, f"{name}-")
-        m.AddMaxEquality(plus, [0, balance])
-        m.AddMaxEquality(minus, [0, -balance])
+        plus, minus = m.new_int_var(0, bound, f"{name}+"), m.new_int_var(0, bound, f"{name}-")
+        m.add_max_equality(plus, [0, balance])
+        m.add_max_equality(minus, [0, -balance])
         return plus, minus
 
     staying = [balance_of(model.stay, c, "bal") for c in model.slots]
@@ -359,12 +359,12 @@ def _weapon_limit(model: SharedModel) -> None:
         moving_weapons = sum(minus for _, minus in items)
     enough = model.new_bool("6b_enough")
     room = model.new_bool("6b_room")
-    m.Add(sum(deficit) <= givers).OnlyEnforceIf(enough)
-    m.Add(sum(deficit) > givers).OnlyEnforceIf(enough.Not())
-    m.Add(moving_weapons + sum(deficit) <= sum(spare) + given).OnlyEnforceIf(room)
-    m.Add(moving_weapons + sum(deficit) > sum(spare) + given).OnlyEnforceIf(room.Not())
+    m.add(sum(deficit) <= givers).only_enforce_if(enough)
+    m.add(sum(deficit) > givers).only_enforce_if(enough.negated())
+    m.add(moving_weapons + sum(deficit) <= sum(spare) + given).only_enforce_if(room)
+    m.add(moving_weapons + sum(deficit) > sum(spare) + given).only_enforce_if(room.negated())
     for c, stay, arrive in zip(model.slots, staying, arriving, strict=True):
-        m.Add(stay + arrive >= 0).OnlyEnforceIf([enough, room, model.opposed[c]])
+        m.add(stay + arrive >= 0).only_enforce_if([enough, room, model.opposed[c]])
 
 
 # --- the teaching prose ---------------------------------------------------------------------

@@ -28,17 +28,17 @@ def attacker_choices(stages: Stages, combats: Combats, best: Line) -> Choices:
     runner = stages.runner
     rules, names, terms = stages.covering_attack(combats)
     objective = terms.objective_expr()
-    rules.model.Maximize(objective)
+    rules.model.maximize(objective)
     linear = terms.linear
     solver, status = runner.run(rules.model, linear=linear, side_budget=SIDE_SEARCH_BUDGET)
     lines: list[Line] = []
     complete = status == cp_model.OPTIMAL
     if status in FOUND:
-        top = round(solver.ObjectiveValue())
+        top = round(solver.objective_value)
         slack = terms.rounding_slack()
-        window = rules.model.Clone()
-        window.ClearObjective()
-        window.Add(objective >= top - slack)
+        window = rules.model.clone()
+        window.clear_objective()
+        window.add(objective >= top - slack)
         collector = Collector(stages.attack_reader(rules), cap=ALTERNATIVES_CAP)
         _, status = runner.run(
             window, collector, enumerate_all=True, side_budget=SIDE_SEARCH_BUDGET
@@ -47,7 +47,7 @@ def attacker_choices(stages: Stages, combats: Combats, best: Line) -> Choices:
         for attack in stages.read_attacks(rules, names, collector.found):
             lines.append(Line(combats, attack, {}, stages.evaluate(combats, attack, {})))
         below = rules.model
-        below.Add(objective <= top - slack - 1)
+        below.add(objective <= top - slack - 1)
         solver, status = runner.run(below, linear=linear, side_budget=SIDE_SEARCH_BUDGET)
         if status in FOUND:
             attack = rules.read(solver, names, ATTACK).attack or {}

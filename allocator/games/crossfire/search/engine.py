@@ -123,7 +123,7 @@ class Engine:
         everyone = self.battle.defender.ids() + self.battle.attacker.ids()
         later_battle = self.battle.next_round(everyone)
         self.space = Space(Classes.of(later_battle, self.budget.ticker("a line of play")))
-        self.later = View(later_battle, self.space, self.budget)
+        self.later = View(later_battle, self.space, self.budget, self.space.classes)
         self.root = View(self.battle, self.space, self.budget)
         most = len(self.battle.defender.stands) + len(self.battle.attacker.stands)
         self.odds = Odds(self.battle, most)

@@ -193,14 +193,21 @@ class AttackSet:
 class View:
     """One kind of round: its battle, classes, and the lines of play it allows, cached."""
 
-    def __init__(self, battle: Battle, space: Space, budget: Budget | None = None):
+    def __init__(
+        self,
+        battle: Battle,
+        space: Space,
+        budget: Budget | None = None,
+        classes: Classes | None = None,
+    ):
+        """``classes``: the battle's :meth:`Classes.of`, when they are already known."""
         self.battle = battle
         self.budget = budget
         limits = budget or Budget(None)
         #: The check of the innermost loops that build this view's lines of play, and of the
         #: memory their arrays will take.
         self.tick, self.reserve = limits.ticker("a line of play"), limits.reserve
-        self.classes = Classes.of(battle, self.tick)
+        self.classes = classes or Classes.of(battle, self.tick)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
         self.best_leader_only = battle.ruleset.value("leader_bonus") != "sum"

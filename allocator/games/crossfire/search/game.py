@@ -38,8 +38,9 @@ from allocator.games.crossfire.search.lines import Choices, Combats, Line, evalu
 
 #: The most lines of the first round the enumeration values (beyond, CP-SAT searches).
 LINES = 40_000_000
-#: Seconds each pass of the bounds may take once the time limit has stopped the search.
-BOUNDS_SECONDS = 0.2
+#: Seconds each piece of the bounds may take once the time limit has stopped the search (the
+#: exact values of every grouping's best attack share one such budget).
+BOUNDS_SECONDS = 0.1
 
 T = TypeVar("T")
 
@@ -296,7 +297,8 @@ class RootGame:
         Every number is exact. The states not searched count as the most a value can be (for
         the upper bound: the best grouping's exact value so) and then as the least (the line's
         own value, and the lower bound: each grouping's best attack valued exactly so), each
-        pass of the first round's lines and each exact value given :data:`BOUNDS_SECONDS`. A
+        pass of the first round's lines and each exact value given :data:`BOUNDS_SECONDS` (the
+        lower bound's values of every grouping's best attack share it). A
         pass cut short bounds the optimum from the groupings it reached, or (the lower bound)
         not at all; a line whose exact value was not reached in time is worth what its first
         round alone gives (for ``take``, the chance of taking the building in that round), a
@@ -318,9 +320,11 @@ class RootGame:
         g = min(valued, key=top_high.__getitem__) if self.given is None else 0
         later = None if e.rounds is None else e.rounds - 1
 
-        def best_attack(g: int) -> tuple[Fraction, Policy] | None:
+        def best_attack(g: int, budget: Budget | None = None) -> tuple[Fraction, Policy] | None:
             a = int(np.argmax(low[g]))
-            return self._exactly(lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a])))
+            return self._exactly(
+                lambda: e.exact_attack(self.lines, g, a, later, float(low[g][a])), budget
+            )
 
         found = best_attack(g)
         if found is None:
@@ -337,7 +341,8 @@ class RootGame:
         if e.bounds is not None:
             least, most = e.bounds
             every = range(len(self.lines.groupings))
-            lows = [best_attack(k) for k in every] if low_complete and high_complete else []
+            shared = Budget(BOUNDS_SECONDS)
+            lows = [best_attack(k, shared) for k in every] if low_complete and high_complete else []
             values = [v[0] for v in lows if v is not None]
             lo = min(values) if values and len(values) == len(lows) else least
             bounds = (lo, most if hi is None else hi)
@@ -378,9 +383,10 @@ class RootGame:
         self.lines.forget()
         return e.line_values(self.lines, e.rounds, partial=True), self.lines.complete
 
-    def _exactly(self, value: Callable[[], T]) -> T | None:
-        """An exact value worked out within :data:`BOUNDS_SECONDS`, or None."""
-        self.engine.budget = Budget(BOUNDS_SECONDS)
+    def _exactly(self, value: Callable[[], T], budget: Budget | None = None) -> T | None:
+        """An exact value worked out within ``budget`` (by default :data:`BOUNDS_SECONDS` of
+        its own), or None."""
+        self.engine.budget = budget or Budget(BOUNDS_SECONDS)
         try:
             return value()
         except OutOfTime:

@@ -37,14 +37,14 @@ def exact_optimum(
     slack = terms.rounding_slack()
     if not slack:
         return best
-    scaled = round(solver.ObjectiveValue())
+    scaled = round(solver.objective_value)
     low, high = (scaled - slack + 1, scaled) if maximise else (scaled, scaled + slack - 1)
     if terms.product and not terms.rival_possible(
         terms.level_counts(solver), low, high, maximise, runner.budget
     ):
         return best
-    model.Add(objective >= low)
-    model.Add(objective <= high)
+    model.add(objective >= low)
+    model.add(objective <= high)
     terms.exclude(solver)
     while not runner.budget.expired():
         solver, status = runner.run(model)

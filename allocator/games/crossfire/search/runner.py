@@ -31,7 +31,7 @@ class Collector(cp_model.CpSolverSolutionCallback):
     def on_solution_callback(self) -> None:
         self.found.append(self.read(self))
         if len(self.found) >= self.cap:
-            self.StopSearch()
+            self.stop_search()
 
 
 @dataclass
@@ -49,7 +49,7 @@ class Runner:
         enumerate_all: bool = False,
         linear: bool = True,
         side_budget: float | None = None,
-    ) -> tuple[Any, int]:
+    ) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
         """Solve; ``linear=False`` drops the LP relaxation (:attr:`.cp_odds.OddsTerms.linear`)."""
         solver = new_solver(model, self.budget.remaining(floor=0.01), self.budget.memory_left_mb())
         if not linear:
@@ -62,7 +62,7 @@ class Runner:
             solver.parameters.num_workers = 1
         self.calls += 1
         with self.budget.stopping(solver.stop_search):
-            status = solver.Solve(model, callback) if callback else solver.Solve(model)
+            status = solver.solve(model, callback) if callback else solver.solve(model)
         if status not in DONE and side_budget is None:
             self.proven = False
         return solver, status

@@ -62,14 +62,14 @@ class Stages:
             for c in rules.slots:
                 rules.tick()
                 if c > i:
-                    m.Add(rules.x[s, c] == 0)
+                    m.add(rules.x[s, c] == 0)
                 elif c > 0:
-                    m.AddBoolOr([rules.x[t, c - 1] for t in defenders[:i]]).OnlyEnforceIf(
+                    m.add_bool_or([rules.x[t, c - 1] for t in defenders[:i]]).only_enforce_if(
                         rules.x[s, c]
                     )
 
         def read(cb: Any) -> tuple[tuple[str, ...], ...]:
-            slots = [tuple(s for s in defenders if cb.Value(rules.x[s, c])) for c in rules.slots]
+            slots = [tuple(s for s in defenders if cb.value(rules.x[s, c])) for c in rules.slots]
             return tuple(slot for slot in slots if slot)
 
         collector = Collector(read, cap=ENUMERATION_CAP)
@@ -108,7 +108,7 @@ class Stages:
         """The model of the attacks that oppose every combat, with their odds."""
         rules, names = self.fixed_model(combats, REALLOCATION)
         for c in rules.slots:
-            rules.model.Add(rules.opposed[c] == 1)
+            rules.model.add(rules.opposed[c] == 1)
         order_identical_attackers(rules)
         return rules, names, OddsTerms(rules, self.objective)
 
@@ -121,7 +121,7 @@ class Stages:
     def attack_reader(self, rules: RulesModel) -> Any:
         def read(cb: Any) -> tuple[tuple[str, ...], ...]:
             return tuple(
-                tuple(a for a in rules.attackers if cb.Value(rules.y[a, c])) for c in rules.slots
+                tuple(a for a in rules.attackers if cb.value(rules.y[a, c])) for c in rules.slots
             )
 
         return read
@@ -131,7 +131,7 @@ class Stages:
         if len(self.battle.attacker.ids(Role.squad)) >= len(combats):
             return []
         rules, names = self.fixed_model(combats, ATTACK)
-        rules.model.Add(sum(rules.opposed.values()) <= len(rules.slots) - 1)
+        rules.model.add(sum(rules.opposed.values()) <= len(rules.slots) - 1)
         order_identical_attackers(rules)
         collector = Collector(self.attack_reader(rules), cap=ENUMERATION_CAP)
         self.runner.run(rules.model, collector, enumerate_all=True)

@@ -56,5 +56,5 @@ def order_identical_attackers(rules: RulesModel) -> None:
         rules.tick()
         key = stand_signature(rules.battle, a)
         if key in previous:
-            rules.model.Add(index[previous[key]] <= index[a])
+            rules.model.add(index[previous[key]] <= index[a])
         previous[key] = a

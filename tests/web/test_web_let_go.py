@@ -174,12 +174,13 @@ def test_dropped_heavy_requests_free_the_workers_at_once_and_a_kept_one_ends_at_
 
 @pytest.mark.slow
 def test_every_endpoint_of_heavy_work_lets_go_when_its_client_drops(held: ExitStack) -> None:
-    """Heavy explains and solves sent at once, more than the pool holds, all dropped: the
-    workers are free within a second and the server answers the next request."""
+    """Heavy explains, solves and plans sent at once, more than the pool holds, all dropped:
+    the workers are free within a second and the server answers the next request."""
     settings = WebSettings(workers=2, queue=2, solve_time_limit=30)
     with background(settings) as (url, app):
         pool = pool_of(app)
-        requests = [("/api/explain", HEAVY), ("/api/solve", HEAVY_SOLVE)] * 3
+        plan = {"scenario": HEAVY, "side": "attacker"}
+        requests = [("/api/explain", HEAVY), ("/api/solve", HEAVY_SOLVE), ("/api/plan", plan)] * 2
         connections = [held.enter_context(send_and_hold(url, *r)) for r in requests]
         seconds_until(lambda: pool.running == 2, "two heavy requests")
         time.sleep(0.5)

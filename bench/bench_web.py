@@ -220,7 +220,8 @@ def let_go() -> None:
                 for _ in range(pool.workers)
             ]
             statuses = sorted(future.result()[1] for future in kept)
-        rest = seconds_to_rest(pool) + time.monotonic() - started
+        seconds_to_rest(pool)
+        rest = time.monotonic() - started
         print(
             f"{pool.workers} heavy solves kept (limit {limit:g} s): the pool idle {rest:.2f} s "
             f"after they were sent ({rest / limit:.2f} x the limit), answered {statuses}   "

@@ -16,11 +16,23 @@ look at the process's resident size (at most every ``MEMORY_LOOK_SECONDS``), and
 as at the deadline, with a :class:`~allocator.core.errors.MemoryLimitError` (a kind of
 :class:`~allocator.core.errors.TimeLimitError`): the best line so far, or exit code 3.
 
+A budget can be cancelled from another thread (:meth:`Budget.cancel`, as the web server does
+when a request's client has gone): it then counts as expired, and so does every budget nested
+in it (:meth:`Budget.share`, and every budget made in the block of :func:`nested_in`); a solver
+search under :meth:`Budget.stopping` is stopped at once. Its checks then raise
+:class:`~allocator.core.errors.WorkCancelled` (also a kind of ``TimeLimitError``).
+
 >>> budget = Budget(5.0)
 >>> 0 < budget.remaining() <= 5.0, budget.expired()
 (True, False)
 >>> Budget(0.0).expired()
 True
+>>> work = Budget(None)
+>>> with nested_in(work):
+...     step = Budget(5.0)
+>>> work.cancel()
+>>> step.expired(), step.remaining()
+(True, 0.0)
 """
 
 from __future__ import annotations
@@ -35,7 +47,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from allocator.core.errors import MemoryLimitError, TimeLimitError
+from allocator.core.errors import MemoryLimitError, TimeLimitError, WorkCancelled
 from allocator.core.limits import default_limits
 
 #: How often, at most, a budget's checks read the process's resident size.
@@ -44,6 +56,12 @@ _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 409
 
 #: When the answer being worked on was asked for (``time.monotonic()``); unset: now.
 _ASKED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("asked_at", default=None)
+#: The budget every budget made now is nested in (:func:`nested_in`); unset: none.
+_ENCLOSING: contextvars.ContextVar[Budget | None] = contextvars.ContextVar(
+    "enclosing_budget", default=None
+)
+#: Guards the stops registered with the budgets (:meth:`Budget.stopping`).
+_STOPS_LOCK = threading.Lock()
 
 
 def process_started() -> float:
@@ -90,14 +108,33 @@ def answer_started(moment: float | None) -> Iterator[None]:
         _ASKED_AT.reset(token)
 
 
+@contextmanager
+def nested_in(budget: Budget) -> Iterator[None]:
+    """In the block, every budget made is nested in ``budget``: it counts as expired once
+    ``budget`` is cancelled (a web request's work runs so, :mod:`allocator.web.work`)."""
+    token = _ENCLOSING.set(budget)
+    try:
+        yield
+    finally:
+        _ENCLOSING.reset(token)
+
+
 class Budget:
     """A time limit in seconds, counted from now (``None``: no limit), and a memory limit in MB
-    (default: ``max_memory_mb`` of the limits)."""
+    (default: ``max_memory_mb`` of the limits), nested in ``parent`` (default: the budget of
+    :func:`nested_in`, if any), whose cancellation ends it too."""
 
     def __init__(
-        self, seconds: float | None, since: float | None = None, memory_mb: int | None = None
+        self,
+        seconds: float | None,
+        since: float | None = None,
+        memory_mb: int | None = None,
+        parent: Budget | None = None,
     ):
         self.seconds = seconds
+        self.parent = _ENCLOSING.get() if parent is None else parent
+        self._cancelled = False  # set once, under _STOPS_LOCK; read without it (atomic)
+        self._stops: list[Callable[[], object]] = []
         start = time.monotonic() if since is None else since
         self.deadline = None if seconds is None else start + seconds
         self.memory_mb = default_limits().max_memory_mb if memory_mb is None else memory_mb
@@ -121,12 +158,16 @@ class Budget:
         part = Budget(
             None if self.deadline is None else self.remaining() * fraction,
             memory_mb=self.memory_mb,
+            parent=self,
         )
         part.seconds = self.seconds
         return part
 
     def remaining(self, floor: float = 0.0) -> float:
-        """Seconds left (a large number without a limit), at least ``floor``."""
+        """Seconds left (a large number without a limit; none once cancelled), at least
+        ``floor``."""
+        if self.cancelled:
+            return floor
         if self.deadline is None:
             return 1e9
         return max(floor, self.deadline - time.monotonic())
@@ -143,11 +184,54 @@ class Budget:
         """MB the work may still take before the memory limit (at least 1)."""
         return max(1, int(self.memory_mb - resident_mb()))
 
+    def cancel(self) -> None:
+        """End the work of this budget, and of every budget nested in it, from any thread:
+        their checks raise :class:`WorkCancelled`, and the searches under :meth:`stopping`
+        stop."""
+        with _STOPS_LOCK:
+            self._cancelled = True
+            stops = list(self._stops)
+        for stop in stops:
+            stop()
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether this budget, or one it is nested in, has been cancelled."""
+        budget: Budget | None = self
+        while budget is not None:
+            if budget._cancelled:
+                return True
+            budget = budget.parent
+        return False
+
+    @contextmanager
+    def stopping(self, stop: Callable[[], object]) -> Iterator[None]:
+        """In the block, ``stop()`` is called (in the cancelling thread) once this budget or
+        one it is nested in is cancelled: for a solver's search, which looks at no budget
+        (``with budget.stopping(solver.stop_search): solver.solve(model)``)."""
+        chain: list[Budget] = []
+        budget: Budget | None = self
+        while budget is not None:
+            chain.append(budget)
+            budget = budget.parent
+        with _STOPS_LOCK:
+            for budget in chain:
+                budget._stops.append(stop)
+        try:
+            yield
+        finally:
+            with _STOPS_LOCK:
+                for budget in chain:
+                    budget._stops.remove(stop)
+
     def expired(self) -> bool:
-        """Whether the deadline has passed or the memory limit is reached."""
+        """Whether the deadline has passed, the memory limit is reached or the work has been
+        cancelled."""
         return (
-            self.deadline is not None and time.monotonic() >= self.deadline
-        ) or self.over_memory()
+            self.cancelled
+            or (self.deadline is not None and time.monotonic() >= self.deadline)
+            or self.over_memory()
+        )
 
     def check(self, what: str = "a line of play") -> None:
         """Raise :class:`TimeLimitError` once the deadline has passed, and
@@ -156,8 +240,11 @@ class Budget:
             raise self.ran_out(what)
 
     def ran_out(self, what: str = "a line of play") -> TimeLimitError:
-        """The error of work this budget stopped: :class:`MemoryLimitError` when the memory
-        limit is reached, else :class:`TimeLimitError`."""
+        """The error of work this budget stopped: :class:`WorkCancelled` when it was cancelled,
+        :class:`MemoryLimitError` when the memory limit is reached, else
+        :class:`TimeLimitError`."""
+        if self.cancelled:
+            return WorkCancelled(self.seconds or 0.0, what)
         if self.over_memory():
             return MemoryLimitError(self.memory_mb, round(self._held), what)
         return TimeLimitError(self.seconds or 0.0, what)

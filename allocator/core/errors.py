@@ -156,6 +156,15 @@ class MemoryLimitError(TimeLimitError):
         self.seconds, self.what, self.megabytes = 0.0, what, megabytes
 
 
+class WorkCancelled(TimeLimitError):
+    """The work was cancelled from outside before it ended (a web request whose client has
+    gone): it ends as at the time limit."""
+
+    def __init__(self, seconds: float, what: str = "a line of play"):
+        CfallocError.__init__(self, f"no answer: the work on {what} was cancelled")
+        self.seconds, self.what = seconds, what
+
+
 class InternalError(CfallocError):
     """A defect in cfalloc: the error boundaries turn any unexpected exception into this."""
 

@@ -61,7 +61,7 @@ from allocator.web.guards import (
     allowed_hosts,
 )
 from allocator.web.settings import WebSettings
-from allocator.web.work import ApiRoute, Served, Work
+from allocator.web.work import ApiRoute, Errand, Served, Work
 
 STATIC_DIR = Path(__file__).parent / "static"
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
@@ -201,7 +201,7 @@ api = APIRouter(prefix="/api", route_class=ApiRoute)
 
 
 async def answered(
-    work: Served, scenario: dict[str, Any], compute: Callable[[Battle], AnswerT]
+    work: Errand, scenario: dict[str, Any], compute: Callable[[Battle], AnswerT]
 ) -> AnswerT:
     """The answer for ``scenario``, computed in the pool: the battle first (refused at once when
     over a size limit), then ``compute``, which is given the server's time limit. The answer is
@@ -210,7 +210,7 @@ async def answered(
     def job() -> AnswerT:
         return compute(battle_from_data(scenario, limits=work.settings.limits))
 
-    return await work.pool.run(job)
+    return await work.run(job)
 
 
 @api.post("/check", responses=JSON_REFUSALS, tags=["rules"])
@@ -335,7 +335,7 @@ async def parse(request: Request, work: Work) -> ParsedDocument:
         # As JSON writes it: a key that YAML reads as a number or true/false becomes its text.
         return ParsedDocument(json.loads(json.dumps(data)))
 
-    return await work.pool.run(job)
+    return await work.run(job)
 
 
 # The shipped files are few, small and read once: they need no place in the pool, so that the

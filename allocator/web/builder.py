@@ -629,7 +629,7 @@ async def post_board(scenario: ScenarioBody, work: Work) -> Board:
     def job() -> Board:
         return board(battle_from_data(scenario, limits=work.settings.limits))
 
-    return await work.pool.run(job)
+    return await work.run(job)
 
 
 @router.post("/scenario-yaml", responses=JSON_REFUSALS)
@@ -643,4 +643,4 @@ async def post_scenario_yaml(scenario: ScenarioBody, work: Work) -> ScenarioYaml
             yaml=scenario_yaml(battle.scenario, budget), file_name=file_name(battle)
         )
 
-    return await work.pool.run(job)
+    return await work.run(job)

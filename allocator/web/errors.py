@@ -20,6 +20,8 @@ to show it).
 | 422 | the scenario or the request is not valid; or no answer within the time limit |
 | 429 | every worker is busy and the queue is full, or the server or this client's network has |
 |     | its most connections open (``Retry-After`` says when to try again) |
+| 499 | the client went away before its answer: its work is stopped, and the answer, which |
+|     | nobody receives, says so (never a 5xx, and nothing is logged) |
 
 >>> error_status(LimitError("too many stands", limit="max_stands_per_side"))
 413
@@ -55,6 +57,8 @@ from allocator.core.validation import errors_to_input_error
 #: The status of an answer that took longer than the server's time limit: the request was read
 #: and understood, but this server does not answer it within its limit (as exit code 3).
 TIME_LIMIT_STATUS = 422
+#: The status of an answer whose client went away before it (nginx's "client closed request").
+CLIENT_GONE_STATUS = 499
 
 
 ERROR_ANSWERS: dict[int, dict[str, Any]] = {

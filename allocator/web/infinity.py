@@ -111,4 +111,4 @@ async def post_roll(engagement: EngagementBody, work: Work) -> InfinityRollAnswe
         resolution = InfinityResolver(limits=limits).resolve(checked, budget)
         return InfinityRollAnswer(answer=resolve_answer(resolution), view=infinity_view(resolution))
 
-    return await work.pool.run(job)
+    return await work.run(job)

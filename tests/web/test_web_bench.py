@@ -41,3 +41,10 @@ def test_the_bench_holds_connections_from_many_addresses_of_one_network() -> Non
     with background(settings) as (url, _):
         assert bench_web.refused_share(url, ["127.0.0.1", "127.0.0.2"], 3, "127.0.1.2", 3) == 0
         assert bench_web.refused_share(url, ["127.0.0.1"], 2, "127.0.0.3", 2) == 1
+
+
+def test_the_bench_drops_heavy_solves_and_times_the_pools_rest() -> None:
+    with background(WebSettings(workers=1, queue=1, solve_time_limit=30)) as (url, app):
+        pool = app.state.served.pool
+        rest = bench_web.dropped_rest(url, pool, 3, hold=0.2)
+        assert 0 <= rest < 30 and pool.running == pool.admitted == 0

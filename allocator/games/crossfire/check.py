@@ -57,7 +57,8 @@ def nearest_legal(
         model.model.add_implication(model.used[later], model.used[earlier])
     model.model.minimize(model.distance_to(allocation, names))
     solver = new_solver(model.model, budget.remaining(floor=0.01), budget.memory_left_mb())
-    status = solver.solve(model.model)
+    with budget.stopping(solver.stop_search):
+        status = solver.solve(model.model)
     if status == cp_model.UNKNOWN:
         raise budget.ran_out(what)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -17,6 +17,7 @@ exact chance of the chosen arrangement is then recomputed in fractions.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
@@ -221,7 +222,8 @@ def allocate(
         budget.remaining(floor=0.001) if budget is not None else None,
         budget.memory_left_mb() if budget is not None else None,
     )
-    status = solver.solve(model)
+    with nullcontext() if budget is None else budget.stopping(solver.stop_search):
+        status = solver.solve(model)
     if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and budget is not None:
         raise budget.ran_out("the best arrangement")
     if status != cp_model.OPTIMAL:

@@ -61,7 +61,8 @@ class Runner:
             solver.parameters.max_deterministic_time = side_budget
             solver.parameters.num_workers = 1
         self.calls += 1
-        status = solver.solve(model, callback) if callback else solver.solve(model)
+        with self.budget.stopping(solver.stop_search):
+            status = solver.solve(model, callback) if callback else solver.solve(model)
         if status not in DONE and side_budget is None:
             self.proven = False
         return solver, status

@@ -119,8 +119,10 @@ async function guarded(opening) {
   }
 }
 
-export function loadShipped(name) {
-  return guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(name)}`), {name}));
+/** Open a shipped scenario at ``step`` (by default the last its allocation reaches). */
+export function loadShipped(name, step) {
+  return guarded(openScenario(api(`/api/scenarios/${encodeURIComponent(name)}`), {name},
+    undefined, step));
 }
 
 /**
@@ -295,7 +297,7 @@ export function wireScenarios(terms) {
 
 /**
  * Fill the picker, then open the scenario of the link the page was opened with, or else the
- * first legal guide example; unless the player has opened one meanwhile (pasted, uploaded or
+ * first legal guide example at step 1; unless the player has opened one meanwhile (pasted, uploaded or
  * built a fight while the page was starting, which also wrote its own link).
  */
 export async function openFirst() {
@@ -315,6 +317,7 @@ export async function openFirst() {
   const tried = loadTicket;
   const first = shipped.find((item) => item.name.startsWith("guide-") && item.expect?.legal) ??
     shipped[0];
-  if (first && loadTicket === tried) await loadShipped(first.name);
+  // a new player starts where the procedure starts: step 1, the example's allocation on the board
+  if (first && loadTicket === tried) await loadShipped(first.name, 1);
   if (broken) showScenarioError(broken);
 }

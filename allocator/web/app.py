@@ -294,7 +294,7 @@ async def compare(request: CompareRequest, work: Work) -> CompareAnswer:
                 place="profile",
             )
         try:
-            other = profile_from_spec(request.profile)
+            other = profile_from_spec(request.profile, source="profile")
         except InputError as error:
             raise error.located(None, "profile") from None
         return compare_answer(battle, {own.name: own, request.profile: other}, seconds)

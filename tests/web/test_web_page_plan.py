@@ -73,9 +73,22 @@ def test_the_compare_toggle_shows_the_fight_under_house_rules_side_by_side(page:
     expect(whole_fight.first).to_have_attribute("data-exact", "319/512")
     expect(whole_fight.nth(1)).to_have_attribute("data-exact", "517/972")
     expect(one_round.first).to_contain_text("A: d1, cc1 against a1; B: pc2 against a2")
+    expect(whole_fight.first).to_contain_text("C: pc2, not attacked")
     expect(page.get_by_test_id("compare-summary")).to_contain_text(
         "ties reroll -> defender alone (crossfire:ties=defender) moves"
     )
+
+
+@pytest.mark.parametrize("viewport", ["phone"], indirect=True)
+def test_the_comparison_fits_a_phone(page: Any) -> None:
+    open_scenario(page, "fight-together-or-apart")
+    page.get_by_test_id("compare-toggle").locator("summary").click()
+    page.get_by_test_id("compare-profile").fill("crossfire:ties=defender,leader_bonus=sum")
+    page.get_by_test_id("compare-run").click()
+    table = page.get_by_test_id("compare-table").bounding_box()
+    room = page.get_by_test_id("compare-result").bounding_box()
+    assert table is not None and room is not None
+    assert table["x"] + table["width"] <= room["x"] + room["width"] + 0.5
 
 
 @pytest.mark.parametrize(

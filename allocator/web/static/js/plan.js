@@ -98,11 +98,13 @@ async function plan() {
 }
 
 
-/** A combat's line in words: `A: d1, cc1 against a1`. */
+/** The combats in words: `A: d1, cc1 against a1; C: pc2, not attacked`. */
 function line(allocation) {
-  return Object.entries(allocation.combats).map(([combat, defenders]) =>
-    `${combat}: ${defenders.join(", ")} against ${(allocation.attack[combat] || []).join(", ")}`)
-    .join("; ");
+  return Object.entries(allocation.combats).map(([combat, defenders]) => {
+    const attackers = allocation.attack[combat] || [];
+    const against = attackers.length ? ` against ${attackers.join(", ")}` : ", not attacked";
+    return `${combat}: ${defenders.join(", ")}${against}`;
+  }).join("; ");
 }
 
 /** The fight under the scenario's ruleset and the other profile, one column each. */

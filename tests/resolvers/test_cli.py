@@ -289,6 +289,17 @@ HEAVY_MATCHED_DICE = (
 )
 
 
+def test_a_plan_over_its_time_limit_is_exit_3_in_one_line() -> None:
+    """Strength after strength against 50 SPs for 100 rounds: the time limit stops the search."""
+    result = resolve(
+        "matched-dice", "--defender", "50", "--rounds", "100", "--plan", "0.99",
+        "--time-limit", "0.2",
+    )  # fmt: skip
+    assert result.exit_code == 3 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "no answer within the time limit" in result.stderr
+
+
 def test_a_resolution_over_its_time_limit_is_exit_3_in_one_line(tmp_path: Path) -> None:
     """50 SPs a side chained for 100 rounds takes seconds: a tenth of one is not enough."""
     profile = tmp_path / "heavy.yaml"

@@ -79,6 +79,8 @@ CASES: dict[tuple[str, ...], tuple[str, list[list[str]]]] = {
         [
             [str(SCENARIOS / "matched-dice" / "assault-grid.yaml")],
             ["--attacker", "3", "--defender", "2", "--rounds", "3"],
+            ["--defender", "2", "--rounds", "3", "--plan", "0.8"],
+            ["--defender", "2", "--rounds", "3", "--plan", "99%"],
         ],
     ),
     ("resolve", "battlesystem"): (

@@ -12,7 +12,7 @@ import typer
 from allocator.cli.console import OK, guarded, out, print_json
 from allocator.cli.crossfire import FileArg, JsonOpt, RoundsOpt, Side, within_limits
 from allocator.cli.options import TimeOption
-from allocator.core.exact import parse_fraction
+from allocator.core.exact import parse_chance
 
 
 def target_option(value: str | Fraction) -> Fraction:
@@ -23,16 +23,10 @@ def target_option(value: str | Fraction) -> Fraction:
     """
     if isinstance(value, Fraction):
         return value
-    text = value.strip()
     try:
-        found = parse_fraction(text.removesuffix("%")) / (100 if text.endswith("%") else 1)
-    except ValueError:
-        found = None
-    if found is None or not 0 <= found <= 1:
-        raise typer.BadParameter(
-            f"{value[:40]!r} is not a chance: write it as 0.8, 80% or 4/5"
-        ) from None
-    return found
+        return parse_chance(value)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
 
 
 def register(app: typer.Typer) -> None:

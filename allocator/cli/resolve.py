@@ -10,6 +10,7 @@ starts; an answer not found within it is exit 3.
 
     cfalloc resolve infinity --active 13/2 --reactive 12/1 --json
     cfalloc resolve matched-dice --attacker 3 --defender 2 --ties defender --json
+    cfalloc resolve matched-dice --defender 3 --rounds 4 --plan 80%
     cfalloc resolve percentile --example > pillbox.yaml
     cfalloc resolve percentile --example --run
 

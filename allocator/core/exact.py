@@ -76,6 +76,29 @@ def parse_fraction(text: Any) -> Fraction:
     return Fraction(text.strip())
 
 
+def parse_chance(text: str) -> Fraction:
+    """A chance written ``0.8``, ``80%`` or ``4/5``, read exactly.
+
+    Raises
+    ------
+    ValueError
+        A text that is not a chance between 0 and 1 in one of these forms.
+
+    Examples
+    --------
+    >>> parse_chance("80%"), parse_chance("0.8"), parse_chance("4/5")
+    (Fraction(4, 5), Fraction(4, 5), Fraction(4, 5))
+    """
+    text = text.strip()
+    try:
+        found = parse_fraction(text.removesuffix("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        found = None
+    if found is None or not 0 <= found <= 1:
+        raise ValueError(f"{text[:40]!r} is not a chance: write it as 0.8, 80% or 4/5")
+    return found
+
+
 Exact = Annotated[
     Fraction,
     PlainValidator(parse_fraction),

@@ -40,6 +40,7 @@ from allocator.games.crossfire import service
 from allocator.games.crossfire.answers import (
     Answer,
     CheckAnswer,
+    CompareAnswer,
     ExplainAnswer,
     PlanAnswer,
     PlayAnswer,
@@ -118,6 +119,18 @@ class PlanRequest(RequestBody):
         ge=1,
         le=default_limits().max_rounds,
         description="Fight at most this many rounds (default: until one side is gone).",
+    )
+
+
+class CompareRequest(RequestBody):
+    """The body of ``POST /api/compare``."""
+
+    scenario: dict[str, Any]
+    profile: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The profile to set beside the scenario's own: a shipped one (`/api/profiles`"
+        ") or a base with house rules, `crossfire:ties=defender,leader_bonus=sum` (no files).",
     )
 
 
@@ -261,6 +274,32 @@ async def plan(request: PlanRequest, work: Work) -> PlanAnswer:
         request.scenario,
         lambda battle: plan_answer(battle, request.side, request.target, seconds, request.rounds),
     )
+
+
+@api.post("/compare", responses=JSON_REFUSALS, tags=["odds"])
+async def compare(request: CompareRequest, work: Work) -> CompareAnswer:
+    """The fight under the scenario's own ruleset and another profile, side by side: `cfalloc
+    compare --profile OWN --profile P --json`."""
+    from allocator.games.crossfire.compare import compare_answer
+    from allocator.games.crossfire.profile import profile_from_spec
+
+    seconds = work.settings.solve_time_limit
+
+    def side_by_side(battle: Battle) -> CompareAnswer:
+        own = battle.ruleset
+        if request.profile.strip() == own.name:
+            raise InputError(
+                f"{own.name} is the scenario's own ruleset: give another profile or house rules,"
+                f" such as {own.name}:ties=defender",
+                place="profile",
+            )
+        try:
+            other = profile_from_spec(request.profile, source="profile")
+        except InputError as error:
+            raise error.located(None, "profile") from None
+        return compare_answer(battle, {own.name: own, request.profile: other}, seconds)
+
+    return await answered(work, request.scenario, side_by_side)
 
 
 @api.post("/simulate", responses=JSON_REFUSALS, tags=["odds"])

@@ -89,6 +89,38 @@ def test_matched_dice_rounds_give_the_ends_of_the_chain():
     assert total == pytest.approx(1)
 
 
+def test_matched_dice_plan_gives_the_fewest_sps_and_the_curve():
+    answer = run_json("matched-dice", "--defender", "2", "--rounds", "10", "--plan", "75%")
+    plan = answer["details"]["plan"]
+    assert plan["target"]["exact"] == "3/4" and plan["fewest_sps"] == 3
+    assert [point["attacker_sps"] for point in plan["curve"]] == [1, 2, 3]
+    assert answer["details"]["attacker_sps"] == 3
+    assert plan["curve"][-1]["chance"] == answer["outcomes"]["defender_wiped_out"]
+
+
+def test_matched_dice_plan_from_a_file_replaces_its_attacking_bases():
+    grid = example("matched-dice", "assault-grid")
+    answer = run_json("matched-dice", grid, "--rounds", "5", "--plan", "1/2")
+    assert answer["details"]["attacker_sps"] == answer["details"]["plan"]["fewest_sps"]
+    assert answer["violations"] == []
+
+
+def test_matched_dice_plan_not_reached_says_so_and_exits_0():
+    result = resolve("matched-dice", "--defender", "2", "--rounds", "3", "--plan", "0.99")
+    assert result.exit_code == 0, result.output
+    assert "is not reached up to 9 SP (more SPs add no dice" in flat(result.stdout)
+    answer = run_json("matched-dice", "--defender", "2", "--rounds", "3", "--plan", "0.99")
+    assert answer["details"]["plan"]["fewest_sps"] is None
+    assert answer["details"]["plan"]["more_adds_nothing"] is True
+
+
+def test_matched_dice_plan_reads_as_a_sentence_and_a_table():
+    result = resolve("matched-dice", "--defender", "3", "--rounds", "6", "--plan", "4/5")
+    text = flat(result.stdout)
+    assert result.exit_code == 0 and "win the chain with a chance of at least 80.0% (4/5):" in text
+    assert "The attacker's chance of winning within 6 rounds, by strength" in text
+
+
 def test_matched_dice_file_reports_violations():
     answer = run_json("matched-dice", example("matched-dice", "assault-grid"))
     assert [v["rule"] for v in answer["violations"]] == ["MD-command", "MD-orthogonal"]
@@ -206,6 +238,8 @@ def test_unknown_example_is_one_line_and_exit_2(name):
 
 # --- bad input --------------------------------------------------------------------------------
 
+MATCHED_PLAN = ["matched-dice", "--defender", "2", "--rounds", "3", "--plan"]
+
 
 @pytest.mark.parametrize(
     "args, message",
@@ -225,6 +259,13 @@ def test_unknown_example_is_one_line_and_exit_2(name):
         (["percentile", example("percentile", "tank"), "--example", "--run"], "not both"),
         (["matched-dice", "--attacker", "2", "--defender", "2", "--ties", "odd"], "ties"),
         (["matched-dice", "--attacker", "90", "--defender", "2"], "attacker"),
+        (["matched-dice", "--defender", "2", "--plan", "0.8"], "--plan: a plan is the chance"),
+        ([*MATCHED_PLAN, "1.5"], "--plan: '1.5' is not a chance: write it as 0.8, 80% or 4/5"),
+        ([*MATCHED_PLAN, "most"], "--plan: 'most' is not a chance"),
+        ([*MATCHED_PLAN, "-1/2"], "--plan: '-1/2' is not a chance"),
+        ([*MATCHED_PLAN, "1/0"], "--plan: '1/0' is not a chance"),
+        ([*MATCHED_PLAN, "120%"], "--plan: '120%' is not a chance"),
+        ([*MATCHED_PLAN, "1e999999"], "--plan: '1e999999' is not a chance"),
         (["battlesystem", "no-such-plan.yaml"], "no such file"),
         (["percentile", example("infinity", "melee")], "attacker"),
     ],
@@ -246,6 +287,17 @@ HEAVY_MATCHED_DICE = (
     "unverified: [elite, regular, inferior]\n"
     'break_test: {attacker: "1/999983", defender: "2/999979"}\n'
 )
+
+
+def test_a_plan_over_its_time_limit_is_exit_3_in_one_line() -> None:
+    """Strength after strength against 50 SPs for 100 rounds: the time limit stops the search."""
+    result = resolve(
+        "matched-dice", "--defender", "50", "--rounds", "100", "--plan", "0.99",
+        "--time-limit", "0.2",
+    )  # fmt: skip
+    assert result.exit_code == 3 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "no answer within the time limit" in result.stderr
 
 
 def test_a_resolution_over_its_time_limit_is_exit_3_in_one_line(tmp_path: Path) -> None:

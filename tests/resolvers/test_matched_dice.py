@@ -10,6 +10,7 @@ import pytest
 
 from allocator.core.errors import InputError
 from allocator.games.matched_dice.assault import (
+    ATTACKER_WINS,
     BreakOnLoss,
     GridBase,
     MatchedDiceEngagement,
@@ -20,7 +21,9 @@ from allocator.games.matched_dice.assault import (
     no_break_test,
     roll_outcomes,
     run_assault,
+    strength_that_matters,
 )
+from allocator.games.matched_dice.details import MatchedDiceDetails
 
 
 def test_published_risk_three_v_two():
@@ -208,3 +211,77 @@ def test_the_command_violation_names_the_bases():
         MatchedDiceEngagement(attacking_bases=two, defender=2, position=(2, 2))
     )
     assert "(a and b)" in violation.message
+
+
+# --- the plan: the fewest attacking SPs that win the chain -------------------------------------
+
+
+def plan_of(defender, rounds, target, ties="cancel", break_test=None, quality=None):
+    engagement = MatchedDiceEngagement(
+        attacker=0, defender=defender, rounds=rounds, ties=ties, quality=quality
+    )
+    resolution = MatchedDiceResolver(break_test=break_test).plan(engagement, Fraction(target))
+    details = resolution.details_of(MatchedDiceDetails)
+    assert details.plan is not None
+    return resolution, details, details.plan
+
+
+def reference_wins(attacker, defender, rounds, ties, break_test=no_break_test):
+    ends = reference_chain(attacker, defender, rounds, ties, break_test)
+    return sum(p for (end, _, _), p in ends.items() if end in ATTACKER_WINS)
+
+
+@pytest.mark.parametrize(
+    "break_test", [None, BreakOnLoss(attacker="1/6", defender="1/3")], ids=["none", "breaks"]
+)
+@pytest.mark.parametrize("ties", ["cancel", "defender"])
+def test_plan_curve_is_the_reference_chain_at_each_strength(ties, break_test):
+    _, _, plan = plan_of(3, 3, 1, ties, break_test)
+    assert [point.attacker_sps for point in plan.curve] == list(range(1, plan.most_sps + 1))
+    for point in plan.curve:
+        expected = reference_wins(point.attacker_sps, 3, 3, ties, break_test or no_break_test)
+        assert point.chance.exact == expected, point.attacker_sps
+
+
+@pytest.mark.parametrize("ties", ["cancel", "defender"])
+@pytest.mark.parametrize("defender, rounds", [(1, 1), (2, 4), (4, 3), (6, 8)])
+def test_more_sps_never_win_less_without_a_break_test(defender, rounds, ties):
+    _, _, plan = plan_of(defender, rounds, 1, ties)
+    chances = [point.chance.exact for point in plan.curve]
+    assert chances == sorted(chances) and chances[0] < chances[-1]
+
+
+@pytest.mark.parametrize(
+    "break_test", [no_break_test, BreakOnLoss(attacker="1/6", defender="1/3")], ids=str
+)
+def test_past_the_strength_that_matters_more_sps_win_the_same(break_test):
+    _, _, plan = plan_of(2, 2, 1, "cancel", break_test)
+    assert plan.most_sps == strength_that_matters(2, default_profile()) == 7
+    assert plan.more_adds_nothing and plan.fewest_sps is None
+    assert plan.curve[-1].chance.exact == reference_wins(12, 2, 2, "cancel", break_test)
+
+
+@pytest.mark.parametrize("target", ["1/10", "1/2", "3/4", "9/10"])
+def test_the_plan_is_the_first_strength_that_reaches_the_target(target):
+    resolution, details, plan = plan_of(3, 10, target)
+    *below, reached = [point.chance.exact for point in plan.curve]
+    assert all(chance < Fraction(target) for chance in below) and reached >= Fraction(target)
+    assert plan.fewest_sps == len(plan.curve) == details.attacker_sps
+    won = resolution.distribution["defender_wiped_out"]
+    assert won == reached == reference_wins(details.attacker_sps, 3, 10, "cancel")
+
+
+def test_a_target_of_nothing_is_one_sp_and_of_certainty_is_not_reached():
+    assert plan_of(2, 3, 0)[2].fewest_sps == 1
+    _, details, plan = plan_of(2, 3, 1)
+    assert plan.fewest_sps is None and details.attacker_sps == plan.most_sps
+
+
+def test_the_plan_chains_the_rounds_of_the_attack_limit():
+    _, details, _ = plan_of(2, None, "1/2", quality="veteran")
+    assert details.rounds == 4
+
+
+def test_a_plan_needs_a_chain_of_rounds():
+    with pytest.raises(InputError, match="give --rounds N or --quality Q"):
+        plan_of(2, None, "1/2")

@@ -68,6 +68,9 @@ REQUESTS: dict[tuple[str, str], list[dict[str, Any]]] = {
         {"json": {"scenario": read_file(UNALLOCATED), "side": "attacker", "target": "11/20"}},
         {"json": {"scenario": read_file(UNALLOCATED), "side": "defender"}},
     ],
+    ("POST", "/api/compare"): [
+        {"json": {"scenario": read_file(UNALLOCATED), "profile": "crossfire:ties=defender"}},
+    ],
     ("POST", "/api/parse"): [{"content": SEED.read_text(encoding="utf-8")}],
     ("GET", "/api/scenarios"): [{}],
     ("GET", "/api/scenarios/{name}"): [{"name": SEED.stem}, {"name": UNALLOCATED.stem}],
@@ -107,6 +110,14 @@ SAME_AS_COMMAND = {
         "--side",
         body["side"],
         *(["--target", body["target"]] if "target" in body else []),
+    ],
+    ("POST", "/api/compare"): lambda path, body, params: [
+        "compare",
+        path,
+        "--profile",
+        "crossfire",
+        "--profile",
+        body["profile"],
     ],
 }
 
@@ -189,6 +200,7 @@ def test_every_answer_obeys_its_documented_and_committed_schemas(
         "/api/simulate",
         "/api/play",
         "/api/plan",
+        "/api/compare",
     }
     formats_served = {"/api/scenarios/{name}", "/api/infinity/menus"}
     assert bool(named) == (path in answers_of_commands or path in formats_served)

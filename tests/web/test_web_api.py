@@ -444,3 +444,36 @@ def test_api_docs_are_served_without_a_cdn(client: TestClient) -> None:
 def test_redoc_is_not_served(client: TestClient) -> None:
     """One viewer of the API is enough: Swagger UI at /docs."""
     assert_error(client.get("/redoc"), 404, "path")
+
+
+@pytest.mark.parametrize(
+    "profile, place, problem",
+    [
+        ("crossfire", "profile", "crossfire is the scenario's own ruleset"),
+        ("no-such-rules", "profile", "no shipped Crossfire ruleset 'no-such-rules'"),
+        ("crossfire:ties=odd", "profile.ties", "ties"),
+        ("crossfire:glory=1", "profile.glory", "unknown ruleset value 'glory'"),
+        ("../../etc/passwd", "ruleset", "is a path; here only shipped names are accepted"),
+    ],
+    ids=["own", "unknown", "bad-value", "unknown-value", "a-path"],
+)
+def test_a_bad_compare_profile_is_422_naming_it(
+    client: TestClient, seed: dict[str, Any], profile: str, place: str, problem: str
+) -> None:
+    response = client.post("/api/compare", json={"scenario": seed, "profile": profile})
+    assert problem in assert_error(response, 422, place)["problem"]
+
+
+def test_compare_sets_the_house_rule_beside_the_scenarios_own(
+    client: TestClient, seed: dict[str, Any]
+) -> None:
+    seed.pop("allocation")
+    response = client.post(
+        "/api/compare", json={"scenario": seed, "profile": "crossfire:ties=defender"}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert [p["name"] for p in answer["profiles"]] == ["crossfire", "crossfire:ties=defender"]
+    assert [(c["key"], c["values"]) for c in answer["changed"]][:1] == [
+        ("ties", {"crossfire": "reroll", "crossfire:ties=defender": "defender"})
+    ]

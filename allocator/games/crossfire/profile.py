@@ -178,7 +178,9 @@ def load_ruleset(
     return base.with_overrides(data.get("overrides", {}), source="ruleset.overrides")
 
 
-def profile_from_spec(spec: str, relative_to: Path | None = None) -> Ruleset:
+def profile_from_spec(
+    spec: str, relative_to: Path | None = None, source: str = "--profile"
+) -> Ruleset:
     """A profile as the command line names one: a shipped name, a path, or a base with house
     rules, ``BASE:key=value,key=value`` (each value read as the base's value is: a whole
     number, true or false, or a word).
@@ -189,6 +191,8 @@ def profile_from_spec(spec: str, relative_to: Path | None = None) -> Ruleset:
         ``crossfire``, ``my-rules.yaml`` or ``crossfire:ties=defender,leader_bonus=sum``.
     relative_to : Path or None
         The folder a path is read from (None: no path is accepted).
+    source : str
+        Where the spec was given, the place a bad house rule is named at (``--profile.ties``).
 
     Returns
     -------
@@ -217,7 +221,7 @@ def profile_from_spec(spec: str, relative_to: Path | None = None) -> Ruleset:
             raise InputError(f"{excerpt(key)} needs a value: write {key[:40]}=VALUE")
         known = base.values.get(key)
         overrides[key] = text if known is None else _read_as(known.value, text)
-    return base.with_overrides(overrides, source="--profile") if overrides else base
+    return base.with_overrides(overrides, source=source) if overrides else base
 
 
 def _read_as(kind: int | bool | str, text: str) -> int | bool | str:

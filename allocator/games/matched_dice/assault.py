@@ -36,6 +36,8 @@ from allocator.games.matched_dice.details import (
     ChainEnd,
     MatchedDiceDetails,
     RoundCasualties,
+    StrengthChance,
+    StrengthPlan,
     Ties,
 )
 
@@ -66,6 +68,9 @@ OUTCOME_WORDS = {
     "both_broke": "both sides break",
     "undecided": "still undecided after the last round",
 }
+
+#: The ends of the chain the attacker wins.
+ATTACKER_WINS: tuple[AssaultEnd, ...] = ("defender_wiped_out", "defender_broke")
 
 BreakTest = Callable[[Party, int, int], Fraction]
 """A break test: (side, SPs it lost this round, SPs it has left) -> chance that it breaks."""
@@ -168,6 +173,10 @@ class Assault:
     def chance(self, end: AssaultEnd) -> Fraction:
         return sum((p for (e, _, _), p in self.ends.items() if e == end), Fraction(0))
 
+    def attacker_wins(self) -> Fraction:
+        """The defender wiped out or broken (and the attacker not) within the rounds."""
+        return sum((self.chance(end) for end in ATTACKER_WINS), Fraction(0))
+
 
 def run_assault(
     attacker: int,
@@ -229,6 +238,18 @@ def run_assault(
             totals[key] += count * factor
     ends = {key: Fraction(count, denominator) for key, count in totals.items() if count}
     return Assault(ends=dict(sorted(ends.items())), rounds=rounds)
+
+
+def strength_that_matters(rounds: int, profile: MatchedDiceProfile) -> int:
+    """The attacking SPs past which more change nothing within ``rounds``: this many still roll
+    every die they may after losing the most a round can cost, every round, and never reach 0
+    (so a break test that asks only whether SPs are left asks the same).
+
+    >>> strength_that_matters(3, default_profile())
+    9
+    """
+    most_lost = min(profile.max_attacker_dice, profile.max_defender_dice)
+    return most_lost * rounds + profile.max_attacker_dice
 
 
 @dataclass(frozen=True)
@@ -405,12 +426,85 @@ class MatchedDiceResolver:
             raise limits.refuse("max_rounds", f"{rounds} rounds", place="rounds")
         return rounds
 
+    def chain_rounds(self, engagement: MatchedDiceEngagement) -> int:
+        """The rounds of the chain a plan is over; an InputError when the engagement asks for
+        one roll only."""
+        rounds = self.rounds(engagement)
+        if rounds is None:
+            raise InputError(
+                "a plan is the chance of winning the chain of rounds: give --rounds N or"
+                " --quality Q",
+                place="--plan",
+            )
+        return rounds
+
     def check_sizes(self, engagement: MatchedDiceEngagement) -> None:
         limits = self.limits or default_limits()
         for side, field_name in BASES.items():
             count = len(engagement.bases(side))
             if count > limits.max_stands_per_side:
                 raise limits.refuse("max_stands_per_side", f"{count} bases", place=field_name)
+
+    def plan(
+        self,
+        engagement: MatchedDiceEngagement,
+        target: Fraction,
+        check: Callable[[], None] = lambda: None,
+    ) -> Resolution:
+        """The fewest attacking SPs (1 up to :data:`MOST_SPS`, or up to
+        :func:`strength_that_matters` when more cannot change the chance) whose chance of winning
+        the chain reaches ``target``, with the chance of each strength on the way; the answer is
+        the assault at that strength (at the most searched when none reaches it).
+
+        ``check`` runs before each strength's chain (the time limit's).
+
+        Raises
+        ------
+        InputError
+            When the engagement chains no rounds (:meth:`chain_rounds`).
+
+        Examples
+        --------
+        >>> chain = MatchedDiceEngagement(attacker=0, defender=2, rounds=10)
+        >>> plan = MatchedDiceResolver().plan(chain, Fraction(3, 4)).details_of(
+        ...     MatchedDiceDetails).plan
+        >>> plan.fewest_sps, [point.chance.value > 0.75 for point in plan.curve]
+        (3, [False, False, True])
+        """
+        rounds = self.chain_rounds(engagement)
+        rules, ties = self.rules, engagement.ties or self.rules.ties
+        break_test = self.break_test or rules.break_test or no_break_test
+        defender = engagement.sps("defender")
+        most = MOST_SPS
+        if break_test is no_break_test or isinstance(break_test, BreakOnLoss):
+            most = min(most, strength_that_matters(rounds, rules))
+        curve: list[StrengthChance] = []
+        fewest = None
+        for attacker in range(1, most + 1):
+            check()
+            wins = run_assault(attacker, defender, rounds, rules, ties, break_test).attacker_wins()
+            curve.append(StrengthChance(attacker_sps=attacker, chance=ExactValue.of(wins)))
+            if wins >= target:
+                fewest = attacker
+                break
+        strength = fewest or most
+        fought = engagement.model_copy(update={"attacker": strength, "attacking_bases": []})
+        resolution = self.resolve(fought)
+        plan = StrengthPlan(
+            target=ExactValue.of(target),
+            most_sps=most,
+            more_adds_nothing=most < MOST_SPS,
+            fewest_sps=fewest,
+            curve=curve,
+        )
+        details = resolution.details_of(MatchedDiceDetails).model_copy(update={"plan": plan})
+        steps = [
+            f"the attacker's chance of winning (the defender wiped out or broken) within {rounds}"
+            f" round{'s' if rounds > 1 else ''}, for each strength from 1 SP"
+            + (f" until it reaches {target}" if fewest else f" up to {most} SP"),
+            *resolution.steps,
+        ]
+        return Resolution(self.name, resolution.distribution, steps, resolution.violations, details)
 
     def resolve(self, engagement: MatchedDiceEngagement) -> Resolution:
         self.check_sizes(engagement)

@@ -1,4 +1,5 @@
-"""The typed details of the matched-dice answer: the dice, the casualties, how the chain ends."""
+"""The typed details of the matched-dice answer: the dice, the casualties, how the chain ends,
+the strength a plan needs."""
 
 from __future__ import annotations
 
@@ -41,6 +42,32 @@ class AttackLimit(Details):
     unverified: bool = Field(description="The profile marks this limit as unverified.")
 
 
+class StrengthChance(Details):
+    attacker_sps: int
+    chance: ExactValue = Field(description="The attacker's chance of winning the chain.")
+
+
+class StrengthPlan(Details):
+    """The fewest attacking SPs that reach a chance of winning the chain (``--plan``)."""
+
+    target: ExactValue = Field(description="The chance asked for.")
+    most_sps: int = Field(
+        description="The most attacking SPs searched: the SP limit, or fewer when more cannot"
+        " change the chance within the rounds."
+    )
+    more_adds_nothing: bool = Field(
+        description="most_sps is below the SP limit because more SPs add no dice and lose"
+        " none within the rounds: no strength does better than most_sps."
+    )
+    fewest_sps: int | None = Field(
+        description="The fewest attacking SPs that reach the target; none: not reached up to"
+        " most_sps."
+    )
+    curve: list[StrengthChance] = Field(
+        description="Each strength from 1 SP up to fewest_sps (or most_sps), with its chance."
+    )
+
+
 class MatchedDiceDetails(Details):
     system: Literal["matched-dice"] = "matched-dice"
     ties: Ties
@@ -53,4 +80,9 @@ class MatchedDiceDetails(Details):
     ends: list[ChainEnd] = Field(description="How the chain of rounds ends (empty: one roll).")
     attack_limit: AttackLimit | None = Field(
         None, description="The attack limit that caps the rounds, when a quality is given."
+    )
+    plan: StrengthPlan | None = Field(
+        None,
+        description="With --plan: the strength search; the rest of the answer is the assault"
+        " at the fewest SPs found (or the most searched).",
     )

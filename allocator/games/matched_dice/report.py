@@ -17,7 +17,7 @@ from allocator.core.exact import fraction_text
 from allocator.core.report import Part, Report, Table
 from allocator.core.resolution import Resolution
 from allocator.core.text import percent
-from allocator.games.matched_dice.details import MatchedDiceDetails
+from allocator.games.matched_dice.details import MatchedDiceDetails, StrengthPlan
 
 
 def dice_sentence(details: MatchedDiceDetails) -> str:
@@ -52,6 +52,41 @@ def limit_sentence(details: MatchedDiceDetails) -> str | None:
     return sentence
 
 
+def plan_parts(plan: StrengthPlan, rounds: int | None) -> list[Part]:
+    """The answer to ``--plan``: the fewest SPs (or that none is enough) and the curve."""
+    target = f"{percent(plan.target.exact)} ({fraction_text(plan.target.exact)})"
+    if plan.fewest_sps is None:
+        why = (
+            "more SPs add no dice and are never all lost within the rounds"
+            if plan.more_adds_nothing
+            else "the most an assault may bring"
+        )
+        sentence = (
+            f"A chance of {target} of winning the chain is not reached up to {plan.most_sps} SP"
+            f" ({why}): below, the assault at {plan.most_sps}."
+        )
+    else:
+        sentence = (
+            f"The fewest attacking SPs that win the chain with a chance of at least {target}:"
+            f" {plan.fewest_sps}."
+        )
+    columns = ("attacking SPs", "chance of winning", "exact")
+    curve = Table(
+        f"The attacker's chance of winning within {rounds} rounds, by strength",
+        columns,
+        [
+            (
+                str(point.attacker_sps),
+                percent(point.chance.exact),
+                fraction_text(point.chance.exact),
+            )
+            for point in plan.curve
+        ],
+        right=columns,
+    )
+    return [sentence, curve]
+
+
 def report(resolution: Resolution) -> Report:
     """The dice, the casualties of one roll, and the ends of the chain of rounds."""
     from allocator.games.matched_dice.assault import OUTCOME_WORDS
@@ -72,7 +107,8 @@ def report(resolution: Resolution) -> Report:
         ],
         right=lost,
     )
-    parts: list[Part] = [dice_sentence(details), roll]
+    parts: list[Part] = [] if details.plan is None else plan_parts(details.plan, details.rounds)
+    parts += [dice_sentence(details), roll]
     if details.rounds is not None:
         limit = limit_sentence(details)
         if limit:

@@ -1,4 +1,5 @@
-// The Plan panel: /api/plan for either side, the curve drawn as SVG and the best choice.
+// The Plan panel: /api/plan for either side, the curve drawn as SVG and the best choice;
+// the compare toggle: /api/compare, the fight under another profile side by side.
 import {api, errorNode} from "./api.js";
 import {$, el, fill, plural, ratio, share} from "./dom.js";
 import {scenarioWith} from "./check.js";
@@ -96,6 +97,52 @@ async function plan() {
   }
 }
 
+
+/** The combats in words: `A: d1, cc1 against a1; C: pc2, not attacked`. */
+function line(allocation) {
+  return Object.entries(allocation.combats).map(([combat, defenders]) => {
+    const attackers = allocation.attack[combat] || [];
+    const against = attackers.length ? ` against ${attackers.join(", ")}` : ", not attacked";
+    return `${combat}: ${defenders.join(", ")}${against}`;
+  }).join("; ");
+}
+
+/** The fight under the scenario's ruleset and the other profile, one column each. */
+function compareAnswer(answer) {
+  const names = answer.profiles.map((profile) => profile.name);
+  const row = (label, key) => el("tr", {"data-testid": `compare-${key.replace("_", "-")}`},
+    el("th", {scope: "row", text: label}),
+    answer.profiles.map((profile) => el("td", {"data-exact": profile[key].value_exact},
+      el("strong", {text: share(profile[key].value_exact)}),
+      el("br"), el("small", {text: line(profile[key].allocation)}))));
+  return [
+    answer.note ? el("p", {class: "note", text: answer.note}) : null,
+    el("table", {class: "compare", "data-testid": "compare-table"},
+      el("caption", {text: "The attacker's chance, both sides at their best"}),
+      el("tr", {}, el("th", {}), names.map((name) => el("th", {scope: "col", text: name}))),
+      row("One round", "one_round"),
+      row("Whole fight", "whole_fight")),
+    el("ul", {"data-testid": "compare-summary"},
+      answer.summary.map((sentence) => el("li", {text: sentence}))),
+  ];
+}
+
+async function compare() {
+  const result = $("compare-result");
+  const button = $("compare-run");
+  const body = {scenario: scenarioWith(null), profile: $("compare-profile").value.trim()};
+  button.disabled = true;
+  fill(result, el("p", {class: "note", text: "Solving the fight under both profiles…"}));
+  try {
+    fill(result, compareAnswer(await api("/api/compare", {body})));
+  } catch (error) {
+    fill(result, errorNode(error, "compare-error"));
+  } finally {
+    button.disabled = false;
+  }
+}
+
 export function wirePlan() {
   $("plan-run").addEventListener("click", plan);
+  $("compare-run").addEventListener("click", compare);
 }

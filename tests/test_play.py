@@ -112,6 +112,8 @@ def test_a_fight_played_to_the_end_says_who_holds_the_building(
         ("A:4-3,B:1-5,C:2-2", "there is no combat 'C' this round (its combats: A, B)"),
         ("A:4-3,B:7-5", "combat B: 7 is not a face of a die (1 to 6)"),
         ("A:4-3,B:0-5", "combat B: 0 is not a face of a die (1 to 6)"),
+        ("A:4-3,B:002-5", "combat B: 2-5 is a tie (4 against 4)"),
+        ("A:4-3,B:1-" + "5" * 5000, "combat B: '555555555555555...' is not a face of a die"),
         ("A:4-3", "combat B has no dice: give one die each, e.g. B:4-3"),
         ("A:4-3,B:4 1-5", "combat B: the attacker rolls 1 die here (one die each), not 2"),
         ("A:4-3,B:four-5", "combat B: 'four-5' is not a roll"),

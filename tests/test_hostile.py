@@ -287,6 +287,20 @@ def test_an_option_over_its_limit_is_one_line_naming_the_limit(
 
 
 @pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (
+            ["solve", str(LEGAL), "--time-limit", "1e308"],
+            "asked for 1e+308, over the limit of 3,600",
+        ),
+        (["check", str(LEGAL), "--time-limit", "5000"], "asked for 5,000, over the limit of 3,600"),
+    ],
+)
+def test_a_number_over_its_limit_is_written_short(arguments: list[str], says: str) -> None:
+    refused(runner.invoke(app, arguments), says)
+
+
+@pytest.mark.parametrize(
     ("variable", "value", "says"),
     [
         ("CFALLOC_MAX_DEPTH", "x", "valid integer"),

@@ -248,7 +248,11 @@ def test_the_limits_are_read_from_the_environment(
 @pytest.mark.parametrize(
     ("text", "place", "problem"),
     [
-        ("scenario: ../cottage.yaml\n", "scenario", "leads out of the folder"),
+        (
+            "scenario: ../cottage.yaml\n",
+            "scenario",
+            "out of the folder of the file that names it: keep the scenario next to the spec",
+        ),
         ("scenario: /etc/passwd.yaml\n", "scenario", "must be a relative path"),
         ("scenario: no-such-shipped-one\n", "scenario", "no shipped scenario"),
         ("scenario: cottage.yaml\nobjective: sweep\nrounds: 3\n", "rounds", "whole fight"),
@@ -272,7 +276,6 @@ def test_a_bad_spec_names_its_place(tmp_path: Path, text: str, place: str, probl
         (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"], "--jobs"),
         (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler"),
         (["--backend", "dask", "--scheduler", "carrier-pigeon://loft"], "--scheduler"),
-        (["--plot", "chart.bmp"], "--plot"),
         (["--out", "no/such/folder/out.jsonl"], "--out"),
         (["--out", "r.jsonl", "--csv", "r.jsonl"], "--csv"),
     ],
@@ -432,6 +435,95 @@ def test_results_of_another_sweep_are_refused_naming_the_line(spec: Path, tmp_pa
     with pytest.raises(InputError) as refused:
         ResultsFile(sweep, out)
     assert refused.value.file == str(out)
+
+
+@pytest.mark.parametrize(
+    ("written", "place", "problem"),
+    [
+        (b"GOOD\n\x1b[2J\n", "line 2, column 1", "not valid JSON"),
+        (b"GOOD\n\n", "line 2, column 1", "not valid JSON"),
+        (b"GOOD\n\xff\xfe\n", "line 2", "not UTF-8 text"),
+        (b"GOOD\n" + b"[" * 5000 + b"\n", "line 2", "nested too deeply"),
+        (b'{"cell": {}, "status": "won"}\n', "line 1: status", "'optimal', 'feasible' or"),
+        (b"GOOD\n" + b"a" * 100_001, "line 2", "a line over 100,000 bytes"),
+        (b"GOOD\n" + rb'{"cell": {}, "status": "optimal", "value": NaN}' + b"\n", "line 2", "NaN"),
+    ],
+)
+def test_a_broken_results_file_is_refused_naming_its_line_and_kept(
+    spec: Path, tmp_path: Path, written: bytes, place: str, problem: str
+) -> None:
+    sweep = load_sweep(spec)
+    good = solve_cell(sweep.task(sweep.cells[0])).line.text().encode()
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(written.replace(b"GOOD", good))
+    before = out.read_bytes()
+    line = refused(invoke("sweep", spec, "--jobs", "1", "--out", out), problem)
+    assert line.startswith(f"error: {out}: {place}: "), line
+    assert out.read_bytes() == before  # refused before it is written again
+
+
+@pytest.mark.parametrize(
+    ("changed", "problem"),
+    [
+        ({"value": 0.5}, "value is 0.5, not value_exact's"),
+        ({"status": "no answer"}, "a line without an answer (status 'no answer') has no"),
+        ({"value": None, "value_exact": None}, "a line without an answer"),
+        ({"seconds": -1}, "seconds: Input should be greater than or equal to 0"),
+    ],
+)
+def test_a_results_line_that_contradicts_itself_is_refused(
+    spec: Path, tmp_path: Path, changed: dict[str, Any], problem: str
+) -> None:
+    sweep = load_sweep(spec)
+    data = solve_cell(sweep.task(sweep.cells[0])).line.model_dump(mode="json") | changed
+    out = tmp_path / "out.jsonl"
+    out.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    refused(invoke("sweep", spec, "--jobs", "1", "--out", out), f"{out}: line 1: ", problem)
+
+
+@pytest.mark.parametrize(
+    ("option", "named", "problem"),
+    [
+        ("--csv", "cottage.yaml", "a table of results is a .csv file, not '.yaml'"),
+        ("--out", "cottage.yaml", "a results file (JSON Lines) is a .jsonl file, not '.yaml'"),
+        ("--out", "results", "is a .jsonl file, not one without a suffix"),
+        ("--plot", "chart.bmp", "a picture is a .png, .svg, .pdf file, not '.bmp'"),
+        ("--csv", "folder.csv", "folder.csv is there and is not a regular file"),
+        ("--out", "pipe.jsonl", "pipe.jsonl is there and is not a regular file"),
+        ("--plot", "device.png", "device.png is there and is not a regular file"),
+    ],
+)
+def test_an_output_that_is_no_file_of_its_kind_is_refused_before_any_work(
+    spec: Path, monkeypatch: pytest.MonkeyPatch, option: str, named: str, problem: str
+) -> None:
+    folder_ = spec.parent
+    (folder_ / "folder.csv").mkdir()
+    os.mkfifo(folder_ / "pipe.jsonl")
+    (folder_ / "device.png").symlink_to("/dev/null")
+    before = {path.name: path.read_bytes() for path in folder_.glob("*.yaml")}
+    monkeypatch.chdir(folder_)
+    refused(invoke("sweep", spec, option, named), f"error: {option}: ", problem)
+    assert {path.name: path.read_bytes() for path in folder_.glob("*.yaml")} == before
+    assert sorted(path.name for path in folder_.iterdir()) == sorted(
+        [*before, "folder.csv", "pipe.jsonl", "device.png"]
+    )
+    assert Path("/dev/null").is_char_device()
+
+
+def test_a_written_file_has_the_permissions_of_the_file_it_replaces_or_of_a_new_one(
+    spec: Path, tmp_path: Path
+) -> None:
+    fresh, kept = tmp_path / "fresh.csv", tmp_path / "kept.csv"
+    kept.write_text("old\n")
+    kept.chmod(0o640)
+    mask = os.umask(0o027)
+    try:
+        assert invoke("sweep", spec, "--jobs", "1", "--csv", fresh).exit_code == 0
+        assert invoke("sweep", spec, "--jobs", "1", "--csv", kept).exit_code == 0
+    finally:
+        os.umask(mask)
+    assert (fresh.stat().st_mode & 0o777, kept.stat().st_mode & 0o777) == (0o640, 0o640)
+    assert kept.read_text().startswith("attacker.quality,")
 
 
 @pytest.mark.slow

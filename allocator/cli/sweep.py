@@ -8,6 +8,7 @@ progress bar on stderr when it is a terminal. The lines end sorted in the grid's
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -36,8 +37,12 @@ from allocator.core.text import percent, signed
 if TYPE_CHECKING:
     from allocator.games.crossfire.sweep import Sweep, SweepLine
 
-#: The suffixes of the pictures --plot draws.
-PICTURES = (".png", ".svg", ".pdf")
+#: What each option writes, and the suffixes its file may have.
+OUTPUTS = {
+    "--out": ("a results file (JSON Lines)", (".jsonl",)),
+    "--csv": ("a table of results", (".csv",)),
+    "--plot": ("a picture", (".png", ".svg", ".pdf")),
+}
 
 
 class Backend(StrEnum):
@@ -140,7 +145,7 @@ def sweep(
         from allocator.core.parallel import require_backend, run_unordered
         from allocator.games.crossfire.sweep import ResultsFile, load_sweep, solve_cell
 
-        _check_options(backend, jobs, scheduler, plot)
+        _check_options(backend, jobs, scheduler)
         _check_outputs(spec, {"--out": out_file, "--csv": csv_file, "--plot": plot})
         require_backend(backend.value, scheduler)
         loaded = load_sweep(spec)
@@ -194,9 +199,7 @@ def sweep(
     guarded(body, as_json)
 
 
-def _check_options(
-    backend: Backend, jobs: int | None, scheduler: str | None, plot: Path | None
-) -> None:
+def _check_options(backend: Backend, jobs: int | None, scheduler: str | None) -> None:
     if backend is Backend.dask and jobs is not None:
         raise InputError(
             "--jobs is for the loky backend: a Dask cluster runs as many cells at once as its "
@@ -210,25 +213,36 @@ def _check_options(
             place="--scheduler",
             kind=USAGE,
         )
-    if plot is not None and plot.suffix.lower() not in PICTURES:
-        raise InputError(
-            f"a picture is a {', '.join(PICTURES)} file, not "
-            f"{repr(plot.suffix) if plot.suffix else 'one without a suffix'}",
-            place="--plot",
-            kind=USAGE,
-        )
 
 
 def _check_outputs(spec: Path, outputs: dict[str, Path | None]) -> None:
-    """Each file to write is its own, in a folder that is there, and not the spec: said before
-    any work rather than after it."""
+    """Each file to write is of its kind (so never a scenario, a profile or a spec, which are
+    .yaml, .yml or .json files), its own, a regular file if it is there, in a folder that is
+    there and may be written: said before any work rather than after it."""
     seen: dict[Path, str] = {spec.resolve(): "the spec"}
     for option, path in outputs.items():
         if path is None:
             continue
-        if not path.resolve().parent.is_dir():
+        kind, suffixes = OUTPUTS[option]
+        if path.suffix.lower() not in suffixes:
             raise InputError(
-                f"no folder {path.parent} to write {path.name} in",
+                f"{kind} is a {', '.join(suffixes)} file, not "
+                f"{repr(path.suffix) if path.suffix else 'one without a suffix'}",
+                place=option,
+                kind=USAGE,
+            )
+        folder = path.resolve().parent
+        if not folder.is_dir():
+            raise InputError(
+                f"no folder {path.parent} to write {path.name} in", place=option, kind=USAGE
+            )
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(
+                f"the folder {path.parent} cannot be written in", place=option, kind=USAGE
+            )
+        if path.exists() and not path.is_file():
+            raise InputError(
+                f"{path} is there and is not a regular file: name a file saved on disk",
                 place=option,
                 kind=USAGE,
             )
@@ -250,11 +264,9 @@ def _render(loaded: Sweep, lines: list[SweepLine]) -> None:
 
     objective = loaded.spec.objective
     title = loaded.spec.title or f"Sweep of {loaded.scenario_file}"
-    table = titled_table(
-        f"{safe(title)}: {objective.title}, best for the {loaded.spec.side}",
-        [*loaded.paths, "value", "status"],
-        right=["value", "status"],
-    )
+    # Above the table, not its title: a title wraps at the table's width, a narrow one here.
+    out.print(f"{safe(title)}: {objective.title}, best for the {loaded.spec.side}", style="italic")
+    table = titled_table("", [*loaded.paths, "value", "status"], right=["value", "status"])
     for line in lines:
         exact = line.value_exact
         if exact is None:

@@ -114,7 +114,12 @@ def shipped(
 
 
 def relative_document(
-    given: str, relative_to: Path | None, *, file: str | None = None, place: str | None = None
+    given: str,
+    relative_to: Path | None,
+    *,
+    file: str | None = None,
+    place: str | None = None,
+    beside: str = "the profile next to the scenario",
 ) -> Path:
     """A document path a file names, resolved against that file's folder.
 
@@ -130,6 +135,8 @@ def relative_document(
         The folder of the file that names it; none for a web request.
     file, place : str, optional
         Where the path was given, for the error.
+    beside : str
+        What the error tells the player to keep where, for a path that leads out.
 
     Returns
     -------
@@ -160,8 +167,8 @@ def relative_document(
     found = (folder / path).resolve()
     if not found.is_relative_to(folder):
         raise InputError(
-            f"{excerpt(given)} leads out of the folder of the file that names it: keep the "
-            "profile next to the scenario (or in a folder below it)",
+            f"{excerpt(given)} leads out of the folder of the file that names it: keep "
+            f"{beside} (or in a folder below it)",
             file=file,
             place=place,
         )

@@ -288,6 +288,37 @@ def test_options_that_do_not_go_together_are_refused(
     assert result.stderr.startswith(f"error: {place}: ")
 
 
+@pytest.mark.parametrize(
+    ("address", "problem"),
+    [
+        ("tcp://[::1", "give a host and a port"),
+        ("tcp://" + "a" * 5000, "'tcp://aaaaaaaaa"),
+        ("tcp://localhost:99999", "a port from 1 to 65535"),
+        ("tcp://:8786", "a host and a port"),
+        ("inproc://192.0.2.2/1/1", "no scheduler of this process has it"),
+        ("ucx://h:1", "give tcp://... or tls://... or ws://... or wss://... or inproc://..."),
+        ("tls://127.0.0.1:8786", "tls:// needs Dask's TLS settings"),
+        ("tcp://\x1b[2J:1", "a port from 1 to 65535"),
+    ],
+)
+def test_a_scheduler_address_no_client_can_use_is_refused_without_one(
+    spec: Path, monkeypatch: pytest.MonkeyPatch, address: str, problem: str
+) -> None:
+    """Said before a client is made: one that cannot start waits 20 s at exit to close, then
+    prints a traceback."""
+    import distributed
+
+    def no_client(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a client was made")
+
+    monkeypatch.setattr(distributed, "Client", no_client)
+    result = invoke("sweep", spec, "--backend", "dask", "--scheduler", address)
+    line = refused(
+        result, "error: --scheduler: ", "is not the address of a Dask scheduler", problem
+    )
+    assert len(line) < 300
+
+
 def test_a_heatmap_of_one_path_is_refused_before_any_work(tmp_path: Path) -> None:
     path = write_spec(
         tmp_path, "scenario: cottage.yaml\nvary: {round: [1, 2]}\nplot: {chart: heatmap}\n"

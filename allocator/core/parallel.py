@@ -80,7 +80,6 @@ def _address_problem(scheme: str, location: str) -> str | None:
     """What is wrong with a scheduler's host and port (None: nothing seen before connecting)."""
     from distributed.comm.addressing import parse_host_port
     from distributed.comm.inproc import global_manager
-    from distributed.security import Security
 
     if scheme == "inproc":
         if global_manager.listeners.get(location) is None:
@@ -92,12 +91,20 @@ def _address_problem(scheme: str, location: str) -> str | None:
         return "give a host and a port, such as tcp://HOST:8786 (an IPv6 host in brackets)"
     if not HOST.fullmatch(host) or not 0 < int(port) < 65536:
         return "give a host and a port from 1 to 65535, such as tcp://HOST:8786"
-    if scheme in ("tls", "wss") and Security().get_connection_args("client")["ssl_context"] is None:
+    if scheme in ("tls", "wss") and _client_tls() is None:
         return (
             f"{scheme}:// needs Dask's TLS settings (distributed.comm.tls in its configuration), "
             "and none are set"
         )
     return None
+
+
+def _client_tls() -> object:
+    """The TLS context a Dask client would connect with (None: Dask's configuration has none)."""
+    from distributed.security import Security
+
+    security = Security()  # type: ignore[no-untyped-call]
+    return security.get_connection_args("client")["ssl_context"]  # type: ignore[no-untyped-call]
 
 
 def local_cores() -> int:

@@ -324,6 +324,20 @@ def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, s
     assert len(lines) == 1 and variable in lines[0] and says in lines[0], done.stderr
 
 
+def test_a_bad_limit_in_the_environment_is_the_error_json_with_json() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "allocator.cli", "check", str(LEGAL), "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CFALLOC_MAX_MEMORY_MB": "1"},
+        check=False,
+    )
+    assert done.returncode == BAD_INPUT, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error["place"] == "environment variable CFALLOC_MAX_MEMORY_MB"
+    assert done.stderr.startswith("error: environment variable CFALLOC_MAX_MEMORY_MB: ")
+
+
 @pytest.mark.parametrize("named", ["../outside.yaml", "sub/../../outside.yaml", "link.yaml"])
 def test_a_profile_path_never_leads_out_of_the_scenarios_folder(tmp_path: Path, named: str) -> None:
     profile = (folder("rulesets") / "crossfire.yaml").read_text("utf-8")

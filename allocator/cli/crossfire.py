@@ -262,6 +262,9 @@ def play(
     The next round's scenario is printed (YAML; with --json inside the answer) or written to
     --out; the round's report goes to stderr while the scenario is printed. The time limit
     bounds the whole fight's odds from the next round on.
+
+    Example: cfalloc play models/scenarios/guide-2hmg-1squad-v-4.yaml --dice "A:4-3,B:1-5"
+    --out round-2.yaml (combat A: the attacker rolled 4, the defender 3).
     """
 
     def body() -> int:

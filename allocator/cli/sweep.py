@@ -113,14 +113,14 @@ def sweep(
         Path | None,
         typer.Option(
             "--out",
-            help="Write the lines (JSON Lines) here as the cells finish, sorted at the end; run "
-            "again with the same file to resume an interrupted sweep.",
+            help="Write the lines to this .jsonl file (JSON Lines) as the cells finish, sorted "
+            "at the end; run again with the same file to resume an interrupted sweep.",
             show_default=False,
         ),
     ] = None,
     csv_file: Annotated[
         Path | None,
-        typer.Option("--csv", help="Also write the results as CSV.", show_default=False),
+        typer.Option("--csv", help="Also write the results to this .csv file.", show_default=False),
     ] = None,
     plot: Annotated[
         Path | None,
@@ -136,9 +136,15 @@ def sweep(
 ) -> None:
     """Solve every cell of a grid of variants of a scenario, exactly: one line per cell.
 
-    Each cell is one exact solve with one CP-SAT worker, run on joblib's loky processes across
-    this machine's cores, or with --backend dask on an existing Dask cluster. A cell's line:
-    {"cell": {path: value}, "status", "value", "value_exact", "seconds"}.
+    A spec names a scenario and, under vary:, the values each of its paths takes
+    (building.capacity: [2, 3], attacker.quality: [green, veteran]); the grid is their product,
+    and every cell is checked before any work. Each cell is one exact solve, as cfalloc solve,
+    with one CP-SAT worker, run on joblib's loky processes across this machine's cores, or with
+    --backend dask on an existing Dask cluster. Without --out or --json the cells are shown as a
+    table. A cell's line: {"cell": {path: value}, "status", "value", "value_exact", "seconds"}.
+
+    Example: cfalloc sweep models/sweeps/farmhouse-quality.yaml --out farmhouse.jsonl --plot
+    farmhouse.png (the spec's keys: docs/sweep.md, cfalloc schema sweep-spec).
     """
 
     def body() -> int:

@@ -95,6 +95,22 @@ def test_every_command_keeps_the_contract_on_the_corpus(name: str, command: str)
         json.loads(result.stdout)
 
 
+@pytest.mark.parametrize("name", corpus_names(sorted(EXPECT)))
+def test_play_keeps_the_contract_on_the_corpus(name: str) -> None:
+    """The round played, and the next round's file printed, with no control or invisible
+    character from the file (escaped in its YAML), or one line saying why not."""
+    path = CORPUS / name
+    result = runner.invoke(app, ["play", str(path), "--dice", "A:4-3,B:1-5", "--time-limit", "2"])
+    if "refused" in EXPECT[name]:
+        refused(result, str(path), *EXPECT[name]["refused"])
+    elif result.exit_code == BAD_INPUT:
+        refusal(result)  # no complete allocation, or other combats than A and B
+    else:
+        assert result.exit_code == 0, result.output
+        assert_clean(result)
+        assert yaml.safe_load(result.stdout)["round"] == 2
+
+
 def test_markup_in_a_file_is_printed_as_written() -> None:
     result = run("explain", CORPUS / "rich-markup.yaml")
     words = " ".join(result.stdout.split())

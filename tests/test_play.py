@@ -10,6 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from allocator.cli import crossfire as crossfire_cli
@@ -383,3 +385,24 @@ def test_any_dice_leave_the_losers_out_and_a_next_round_check_accepts(path: Path
         assert check_battle(following).legal
 
     check()
+
+
+#: Dice as a hostile or careless hand writes them: mostly the characters of dice, some others.
+DICE_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("0123456789-/:, AB"),
+        st.sampled_from("\x1b\x00\u202e\u0663\uff0d\t\n"),
+        st.characters(),
+    ),
+    max_size=120,
+) | st.builds(lambda n, rest: "A:" + "9" * n + rest, st.integers(1, 6000), st.text(max_size=5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(DICE_TEXT)
+def test_any_dice_text_is_read_or_refused_in_words(text: str) -> None:
+    battle = load_battle(GUIDE)
+    try:
+        play_round(battle, dice_of(text))
+    except InputError as error:
+        assert all(problem.problem for problem in error.problems())

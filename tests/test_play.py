@@ -4,6 +4,7 @@ the next round's scenario (which ``cfalloc check`` reads), to the end of the fig
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -277,7 +278,12 @@ def test_a_combat_decided_without_a_roll_takes_no_dice() -> None:
 def test_the_next_round_is_written_where_it_can_be(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-folder" / "round-2.yaml"
     result = play(str(GUIDE), "--dice", "A:4-3,B:1-5", "--out", str(missing), code=2)
-    assert "error: --out: " in result.stderr and "cannot be written" in result.stderr
+    assert f"error: --out: no folder {missing.parent} to write round-2.yaml in" in result.stderr
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)  # written, it would wait for a reader for ever
+    for named in (pipe, Path("/dev/null")):
+        refused = play(str(GUIDE), "--dice", "A:4-3,B:1-5", "--out", str(named), code=2)
+        assert f"error: --out: {named} is there and is not a regular file" in refused.stderr
     copy = tmp_path / "fight.yaml"
     copy.write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
     itself = play(str(copy), "--dice", "A:4-3,B:1-5", "--out", str(copy), code=2)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from allocator.cli.console import OK, RULES_BROKEN, err, guarded, out, print_json
-from allocator.cli.options import TimeOption, within_time_limit
+from allocator.cli.options import TimeOption, check_output_file, within_time_limit
 from allocator.core.errors import USAGE, InputError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.objectives import (
@@ -280,6 +280,8 @@ def play(
                 place="--out",
                 kind=USAGE,
             )
+        if out_file is not None:
+            check_output_file(out_file, "--out")
         battle = load_battle(file)
         if dice is not None:
             try:

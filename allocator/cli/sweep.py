@@ -8,7 +8,6 @@ progress bar on stderr when it is a terminal. The lines end sorted in the grid's
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -30,6 +29,7 @@ from rich.progress import (
 from rich.text import Text
 
 from allocator.cli.console import OK, err, guarded, out, report
+from allocator.cli.options import check_output_file
 from allocator.cli.render import safe, titled_table
 from allocator.core.errors import USAGE, InputError
 from allocator.core.text import percent, signed
@@ -237,21 +237,7 @@ def _check_outputs(spec: Path, outputs: dict[str, Path | None]) -> None:
                 place=option,
                 kind=USAGE,
             )
-        folder = path.resolve().parent
-        if not folder.is_dir():
-            raise InputError(
-                f"no folder {path.parent} to write {path.name} in", place=option, kind=USAGE
-            )
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise InputError(
-                f"the folder {path.parent} cannot be written in", place=option, kind=USAGE
-            )
-        if path.exists() and not path.is_file():
-            raise InputError(
-                f"{path} is there and is not a regular file: name a file saved on disk",
-                place=option,
-                kind=USAGE,
-            )
+        check_output_file(path, option)
         if path.resolve() in seen:
             raise InputError(
                 f"{path} is already {seen[path.resolve()]}: name another file",

@@ -541,6 +541,21 @@ def test_an_output_that_is_no_file_of_its_kind_is_refused_before_any_work(
     assert Path("/dev/null").is_char_device()
 
 
+def test_an_output_that_is_a_link_to_the_scenario_replaces_the_link_not_the_scenario(
+    spec: Path, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "cottage.yaml"
+    csv, plot = tmp_path / "link.csv", tmp_path / "link.png"
+    csv.symlink_to(scenario)
+    plot.symlink_to(scenario)
+    for option, path in (("--csv", csv), ("--plot", plot)):
+        result = invoke("sweep", spec, "--jobs", "1", option, path)
+        assert result.exit_code == 0, result.output
+    assert scenario.read_text(encoding="utf-8") == SCENARIO
+    assert not csv.is_symlink() and csv.read_text().startswith("attacker.quality,")
+    assert not plot.is_symlink() and plot.read_bytes().startswith(b"\x89PNG")
+
+
 def test_a_written_file_has_the_permissions_of_the_file_it_replaces_or_of_a_new_one(
     spec: Path, tmp_path: Path
 ) -> None:

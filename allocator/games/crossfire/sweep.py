@@ -628,9 +628,10 @@ def _open(path: Path, mode: str) -> Any:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` whole or not at all (a new file moved over the old one, with
-    the old one's permissions, or those of any new file).
+    the old one's permissions, or those of any new file; a link named is replaced, never the
+    file it leads to).
 
     Raises
     ------
@@ -646,8 +647,8 @@ def write_atomically(path: Path, text: str) -> None:
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except OSError as exc:

@@ -255,6 +255,8 @@ def test_the_limits_are_read_from_the_environment(
         ),
         ("scenario: /etc/passwd.yaml\n", "scenario", "must be a relative path"),
         ("scenario: no-such-shipped-one\n", "scenario", "no shipped scenario"),
+        ("scenario: rule-1a-pas\n", "scenario", "(did you mean 'rule-1a-pass'?)"),
+        ("scenario: CON\n", "scenario", "are shipped, such as edge-"),
         ("scenario: cottage.yaml\nobjective: sweep\nrounds: 3\n", "rounds", "whole fight"),
         ("scenario: cottage.yaml\nvary: {round: [1]}\nplot: {x: rounds}\n", "plot.x", "'round'"),
         ("scenario: cottage.yaml\nvary: {round: []}\n", "vary.round", "at least 1 item"),

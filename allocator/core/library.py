@@ -22,10 +22,13 @@ from pathlib import Path
 import allocator
 from allocator.core.errors import InputError
 from allocator.core.reader import excerpt
+from allocator.core.validation import nearest
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 EXAMPLE_NAMES = {"orgs": "german-rifle-company", "rulesets": "crossfire"}
+#: The most names an error about an unknown one lists.
+OFFERED = 6
 
 
 @cache
@@ -101,9 +104,7 @@ def shipped(
         )
     if name not in available:
         raise InputError(
-            f"no shipped {what} '{name}' (shipped: {', '.join(available) or 'none'})",
-            file=file,
-            place=place,
+            f"no shipped {what} '{name}' ({_offered(name, available)})", file=file, place=place
         )
     base = folder(kind) / subfolder if subfolder else folder(kind)
     return next(
@@ -111,6 +112,20 @@ def shipped(
         for suffix in DOCUMENT_SUFFIXES
         if (base / f"{name}{suffix}").is_file()
     )
+
+
+def _offered(name: str, available: list[str]) -> str:
+    """The names an error about ``name`` offers: the nearest one, else a few of them.
+
+    >>> _offered("crosfire", ["crossfire", "infinity"]), _offered("x", ["a", "b"])
+    ("did you mean 'crossfire'?", 'shipped: a, b')
+    """
+    near = nearest(name, available)
+    if near:
+        return f"did you mean '{near}'?"
+    if len(available) <= OFFERED:
+        return f"shipped: {', '.join(available) or 'none'}"
+    return f"{len(available)} are shipped, such as {', '.join(available[:3])}"
 
 
 def relative_document(

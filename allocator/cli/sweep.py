@@ -32,7 +32,7 @@ from allocator.cli.console import OK, err, guarded, out, report
 from allocator.cli.options import check_output_file
 from allocator.cli.render import safe, titled_table
 from allocator.core.errors import USAGE, InputError
-from allocator.core.text import percent, signed
+from allocator.core.text import percent, plural, signed
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.sweep import Sweep, SweepLine
@@ -93,8 +93,8 @@ def sweep(
         int | None,
         typer.Option(
             min=1,
-            help="Cells solved at once on this machine (default: one per core; 1: one after "
-            "another in this process). Not with --backend dask: the cluster's workers decide.",
+            help="Cells solved at once on this machine, at most one per core (default: one "
+            "per core; 1: one after another in this process). Not with --backend dask: the cluster's workers decide.",
             show_default=False,
         ),
     ] = None,
@@ -213,6 +213,17 @@ def _check_options(backend: Backend, jobs: int | None, scheduler: str | None) ->
             place="--jobs",
             kind=USAGE,
         )
+    if jobs is not None and backend is Backend.loky:
+        from allocator.core.parallel import local_cores
+
+        cores = local_cores()
+        if jobs > cores:  # loky starts them all at once: --jobs 100000 would be as many processes
+            raise InputError(
+                f"this machine gives cfalloc {plural(cores, 'core', 'cores')}: at most {cores} "
+                "cells at once (a cell's solve keeps a core busy)",
+                place="--jobs",
+                kind=USAGE,
+            )
     if backend is Backend.loky and scheduler is not None:
         raise InputError(
             "--scheduler names a Dask scheduler: give --backend dask with it",

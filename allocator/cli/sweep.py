@@ -94,7 +94,8 @@ def sweep(
         typer.Option(
             min=1,
             help="Cells solved at once on this machine, at most one per core (default: one "
-            "per core; 1: one after another in this process). Not with --backend dask: the cluster's workers decide.",
+            "per core; 1: one after another in this process). Not with --backend dask: the "
+            "cluster's workers decide.",
             show_default=False,
         ),
     ] = None,

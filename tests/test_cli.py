@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import allocator.core.budget
@@ -640,6 +642,30 @@ def test_help(command: str | None) -> None:
     if command is None:
         for name in COMMANDS:
             assert name in result.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "sweep"])
+def test_the_example_of_a_commands_help_names_its_files_and_options(command: str) -> None:
+    shown = " ".join(invoke(command, "--help").stdout.split())
+    example = re.search(r"Example: (cfalloc .*?) \(", shown)
+    assert example, shown
+    words = shlex.split(example.group(1))
+    assert words[:2] == ["cfalloc", command] and (ROOT / words[2]).is_file()
+    options = {
+        opt for param in typer.main.get_command(app).commands[command].params for opt in param.opts
+    }
+    assert {word for word in words if word.startswith("--")} <= options
+
+
+def test_the_example_of_plays_help_plays_the_round(tmp_path: Path, monkeypatch: Any) -> None:
+    shown = " ".join(invoke("play", "--help").stdout.split())
+    example = re.search(r"Example: cfalloc (.*?) \(", shown)
+    assert example
+    words = shlex.split(example.group(1))
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*[str(ROOT / w) if "/" in w else w for w in words])
+    assert result.exit_code == 0, result.output
+    assert "round: 2" in (tmp_path / "round-2.yaml").read_text(encoding="utf-8")
 
 
 # --- the installed command, cold --------------------------------------------------------------

@@ -336,3 +336,40 @@ def same_line(shown: str, printed: str) -> bool:
     if shown.endswith("..."):
         return printed.startswith(shown.removesuffix("...").rstrip())
     return printed == shown
+
+
+#: The files of docs/sweep.md's refusals, beside the cottage of tests/test_sweep.py.
+SWEEP_SPECS = {
+    "capacity.yaml": "scenario: cottage.yaml\nvary:\n  building.capcity: [2, 3]\n",
+    "quality.yaml": "scenario: cottage.yaml\nvary:\n  attacker.quality: [green, elite]\n",
+    "big.yaml": "scenario: cottage.yaml\nvary:\n"
+    f"  building.capacity: {list(range(1, 101))}\n"
+    f"  building.name: {[f'n{n}' for n in range(100)]}\n"
+    "  surprise: [true, false, null]\n",
+}
+
+
+@pytest.mark.parametrize("session", sessions(DOCS / "sweep.md"), ids=lambda s: s[0][8:60])
+def test_the_sweep_pages_refusals_are_real(
+    session: tuple[str, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each refusal docs/sweep.md shows is what the command says, in full: a spec of
+    :data:`SWEEP_SPECS`, or the cottage's sweep resumed from a file whose line 4 is cut."""
+    from test_sweep import SCENARIO, SPEC
+
+    command, shown = session
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cottage.yaml").write_text(SCENARIO, encoding="utf-8")
+    (tmp_path / "cottage-sweep.yaml").write_text(SPEC, encoding="utf-8")
+    for name, text in SWEEP_SPECS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    words = shlex.split(command)[1:]
+    if "--out" in words:
+        out = Path(words[words.index("--out") + 1])
+        assert runner.invoke(app, [*words, "--jobs", "1"]).exit_code == 0
+        lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines[3] = lines[3][:7] + "\n"
+        out.write_text("".join(lines), encoding="utf-8")
+    result = runner.invoke(app, words)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == shown

@@ -102,6 +102,22 @@ def test_every_command_keeps_the_contract_on_the_corpus(name: str, command: str)
         json.loads(result.stdout)
 
 
+@pytest.mark.parametrize("name", corpus_names(sorted(EXPECT)))
+def test_play_keeps_the_contract_on_the_corpus(name: str) -> None:
+    """The round played, and the next round's file printed, with no control or invisible
+    character from the file (escaped in its YAML), or one line saying why not."""
+    path = CORPUS / name
+    result = runner.invoke(app, ["play", str(path), "--dice", "A:4-3,B:1-5", "--time-limit", "2"])
+    if "refused" in EXPECT[name]:
+        refused(result, str(path), *EXPECT[name]["refused"])
+    elif result.exit_code == BAD_INPUT:
+        refusal(result)  # no complete allocation, or other combats than A and B
+    else:
+        assert result.exit_code == 0, result.output
+        assert_clean(result)
+        assert yaml.safe_load(result.stdout)["round"] == 2
+
+
 def test_markup_in_a_file_is_printed_as_written() -> None:
     result = run("explain", CORPUS / "rich-markup.yaml")
     words = " ".join(result.stdout.split())
@@ -350,6 +366,20 @@ def test_an_option_over_its_limit_is_one_line_naming_the_limit(
 
 
 @pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (
+            ["solve", str(LEGAL), "--time-limit", "1e308"],
+            "asked for 1e+308, over the limit of 3,600",
+        ),
+        (["check", str(LEGAL), "--time-limit", "5000"], "asked for 5,000, over the limit of 3,600"),
+    ],
+)
+def test_a_number_over_its_limit_is_written_short(arguments: list[str], says: str) -> None:
+    refused(runner.invoke(app, arguments), says)
+
+
+@pytest.mark.parametrize(
     ("variable", "value", "says"),
     [
         ("CFALLOC_MAX_DEPTH", "x", "valid integer"),
@@ -371,6 +401,20 @@ def test_a_bad_limit_in_the_environment_is_one_line(variable: str, value: str, s
     assert done.returncode == BAD_INPUT and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and variable in lines[0] and says in lines[0], done.stderr
+
+
+def test_a_bad_limit_in_the_environment_is_the_error_json_with_json() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "allocator.cli", "check", str(LEGAL), "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CFALLOC_MAX_MEMORY_MB": "1"},
+        check=False,
+    )
+    assert done.returncode == BAD_INPUT, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error["place"] == "environment variable CFALLOC_MAX_MEMORY_MB"
+    assert done.stderr.startswith("error: environment variable CFALLOC_MAX_MEMORY_MB: ")
 
 
 @pytest.mark.parametrize("named", ["../outside.yaml", "sub/../../outside.yaml", "link.yaml"])

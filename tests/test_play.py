@@ -4,12 +4,15 @@ the next round's scenario (which ``cfalloc check`` reads), to the end of the fig
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from allocator.cli import crossfire as crossfire_cli
@@ -112,6 +115,8 @@ def test_a_fight_played_to_the_end_says_who_holds_the_building(
         ("A:4-3,B:1-5,C:2-2", "there is no combat 'C' this round (its combats: A, B)"),
         ("A:4-3,B:7-5", "combat B: 7 is not a face of a die (1 to 6)"),
         ("A:4-3,B:0-5", "combat B: 0 is not a face of a die (1 to 6)"),
+        ("A:4-3,B:002-5", "combat B: 2-5 is a tie (4 against 4)"),
+        ("A:4-3,B:1-" + "5" * 5000, "combat B: '555555555555555...' is not a face of a die"),
         ("A:4-3", "combat B has no dice: give one die each, e.g. B:4-3"),
         ("A:4-3,B:4 1-5", "combat B: the attacker rolls 1 die here (one die each), not 2"),
         ("A:4-3,B:four-5", "combat B: 'four-5' is not a roll"),
@@ -273,7 +278,12 @@ def test_a_combat_decided_without_a_roll_takes_no_dice() -> None:
 def test_the_next_round_is_written_where_it_can_be(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-folder" / "round-2.yaml"
     result = play(str(GUIDE), "--dice", "A:4-3,B:1-5", "--out", str(missing), code=2)
-    assert "error: --out: " in result.stderr and "cannot be written" in result.stderr
+    assert f"error: --out: no folder {missing.parent} to write round-2.yaml in" in result.stderr
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)  # written, it would wait for a reader for ever
+    for named in (pipe, Path("/dev/null")):
+        refused = play(str(GUIDE), "--dice", "A:4-3,B:1-5", "--out", str(named), code=2)
+        assert f"error: --out: {named} is there and is not a regular file" in refused.stderr
     copy = tmp_path / "fight.yaml"
     copy.write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
     itself = play(str(copy), "--dice", "A:4-3,B:1-5", "--out", str(copy), code=2)
@@ -381,3 +391,24 @@ def test_any_dice_leave_the_losers_out_and_a_next_round_check_accepts(path: Path
         assert check_battle(following).legal
 
     check()
+
+
+#: Dice as a hostile or careless hand writes them: mostly the characters of dice, some others.
+DICE_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("0123456789-/:, AB"),
+        st.sampled_from("\x1b\x00\u202e\u0663\uff0d\t\n"),
+        st.characters(),
+    ),
+    max_size=120,
+) | st.builds(lambda n, rest: "A:" + "9" * n + rest, st.integers(1, 6000), st.text(max_size=5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(DICE_TEXT)
+def test_any_dice_text_is_read_or_refused_in_words(text: str) -> None:
+    battle = load_battle(GUIDE)
+    try:
+        play_round(battle, dice_of(text))
+    except InputError as error:
+        assert all(problem.problem for problem in error.problems())

@@ -161,7 +161,9 @@ def test_bad_override_is_an_input_error(overrides: dict[str, Any], problem: str)
 def test_unknown_profile_name_is_an_input_error() -> None:
     with pytest.raises(InputError) as caught:
         battle_from_data(dict(SCENARIO, ruleset="crossfyre"), file="x.yaml")
-    assert str(caught.value).startswith("x.yaml: ruleset: no shipped Crossfire ruleset 'crossfyre'")
+    assert str(caught.value) == (
+        "x.yaml: ruleset: no shipped Crossfire ruleset 'crossfyre' (did you mean 'crossfire'?)"
+    )
 
 
 def test_unknown_base_is_an_input_error() -> None:

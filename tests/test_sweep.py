@@ -248,9 +248,15 @@ def test_the_limits_are_read_from_the_environment(
 @pytest.mark.parametrize(
     ("text", "place", "problem"),
     [
-        ("scenario: ../cottage.yaml\n", "scenario", "leads out of the folder"),
+        (
+            "scenario: ../cottage.yaml\n",
+            "scenario",
+            "out of the folder of the file that names it: keep the scenario next to the spec",
+        ),
         ("scenario: /etc/passwd.yaml\n", "scenario", "must be a relative path"),
         ("scenario: no-such-shipped-one\n", "scenario", "no shipped scenario"),
+        ("scenario: rule-1a-pas\n", "scenario", "(did you mean 'rule-1a-pass'?)"),
+        ("scenario: CON\n", "scenario", "are shipped, such as edge-"),
         ("scenario: cottage.yaml\nobjective: sweep\nrounds: 3\n", "rounds", "whole fight"),
         ("scenario: cottage.yaml\nvary: {round: [1]}\nplot: {x: rounds}\n", "plot.x", "'round'"),
         ("scenario: cottage.yaml\nvary: {round: []}\n", "vary.round", "at least 1 item"),
@@ -271,8 +277,8 @@ def test_a_bad_spec_names_its_place(tmp_path: Path, text: str, place: str, probl
         (["--backend", "dask"], "--scheduler"),
         (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"], "--jobs"),
         (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler"),
+        (["--jobs", "100000"], "--jobs"),
         (["--backend", "dask", "--scheduler", "carrier-pigeon://loft"], "--scheduler"),
-        (["--plot", "chart.bmp"], "--plot"),
         (["--out", "no/such/folder/out.jsonl"], "--out"),
         (["--jobs", "100000"], "--jobs"),
         (["--out", "r.jsonl", "--csv", "r.jsonl"], "--csv"),
@@ -284,6 +290,37 @@ def test_options_that_do_not_go_together_are_refused(
     result = invoke("sweep", spec, *options)  # refused before anything is written
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"error: {place}: ")
+
+
+@pytest.mark.parametrize(
+    ("address", "problem"),
+    [
+        ("tcp://[::1", "give a host and a port"),
+        ("tcp://" + "a" * 5000, "'tcp://aaaaaaaaa"),
+        ("tcp://localhost:99999", "a port from 1 to 65535"),
+        ("tcp://:8786", "a host and a port"),
+        ("inproc://192.0.2.2/1/1", "no scheduler of this process has it"),
+        ("ucx://h:1", "give tcp://... or tls://... or ws://... or wss://... or inproc://..."),
+        ("tls://127.0.0.1:8786", "tls:// needs Dask's TLS settings"),
+        ("tcp://\x1b[2J:1", "a port from 1 to 65535"),
+    ],
+)
+def test_a_scheduler_address_no_client_can_use_is_refused_without_one(
+    spec: Path, monkeypatch: pytest.MonkeyPatch, address: str, problem: str
+) -> None:
+    """Said before a client is made: one that cannot start waits 20 s at exit to close, then
+    prints a traceback."""
+    import distributed
+
+    def no_client(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a client was made")
+
+    monkeypatch.setattr(distributed, "Client", no_client)
+    result = invoke("sweep", spec, "--backend", "dask", "--scheduler", address)
+    line = refused(
+        result, "error: --scheduler: ", "is not the address of a Dask scheduler", problem
+    )
+    assert len(line) < 300
 
 
 def test_a_heatmap_of_one_path_is_refused_before_any_work(tmp_path: Path) -> None:
@@ -326,7 +363,7 @@ def test_the_shipped_sweep_is_the_same_on_loky_dask_and_serial(tmp_path: Path) -
 
     runs = {}
     runs["serial"] = invoke("sweep", SHIPPED, "--jobs", "1", "--out", tmp_path / "serial.jsonl")
-    runs["loky"] = invoke("sweep", SHIPPED, "--jobs", "2", "--out", tmp_path / "loky.jsonl")
+    runs["loky"] = invoke("sweep", SHIPPED, "--out", tmp_path / "loky.jsonl")  # one per core
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as processes:
         address = processes.scheduler_address
         runs["dask"] = invoke(
@@ -433,6 +470,110 @@ def test_results_of_another_sweep_are_refused_naming_the_line(spec: Path, tmp_pa
     with pytest.raises(InputError) as refused:
         ResultsFile(sweep, out)
     assert refused.value.file == str(out)
+
+
+@pytest.mark.parametrize(
+    ("written", "place", "problem"),
+    [
+        (b"GOOD\n\x1b[2J\n", "line 2, column 1", "not valid JSON"),
+        (b"GOOD\n\n", "line 2, column 1", "not valid JSON"),
+        (b"GOOD\n\xff\xfe\n", "line 2", "not UTF-8 text"),
+        (b"GOOD\n" + b"[" * 5000 + b"\n", "line 2", "nested too deeply"),
+        (b'{"cell": {}, "status": "won"}\n', "line 1: status", "'optimal', 'feasible' or"),
+        (b"GOOD\n" + b"a" * 100_001, "line 2", "a line over 100,000 bytes"),
+        (b"GOOD\n" + rb'{"cell": {}, "status": "optimal", "value": NaN}' + b"\n", "line 2", "NaN"),
+    ],
+)
+def test_a_broken_results_file_is_refused_naming_its_line_and_kept(
+    spec: Path, tmp_path: Path, written: bytes, place: str, problem: str
+) -> None:
+    sweep = load_sweep(spec)
+    good = solve_cell(sweep.task(sweep.cells[0])).line.text().encode()
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(written.replace(b"GOOD", good))
+    before = out.read_bytes()
+    line = refused(invoke("sweep", spec, "--jobs", "1", "--out", out), problem)
+    assert line.startswith(f"error: {out}: {place}: "), line
+    assert out.read_bytes() == before  # refused before it is written again
+
+
+@pytest.mark.parametrize(
+    ("changed", "problem"),
+    [
+        ({"value": 0.5}, "value is 0.5, not value_exact's"),
+        ({"status": "no answer"}, "a line without an answer (status 'no answer') has no"),
+        ({"value": None, "value_exact": None}, "a line without an answer"),
+        ({"seconds": -1}, "seconds: Input should be greater than or equal to 0"),
+    ],
+)
+def test_a_results_line_that_contradicts_itself_is_refused(
+    spec: Path, tmp_path: Path, changed: dict[str, Any], problem: str
+) -> None:
+    sweep = load_sweep(spec)
+    data = solve_cell(sweep.task(sweep.cells[0])).line.model_dump(mode="json") | changed
+    out = tmp_path / "out.jsonl"
+    out.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    refused(invoke("sweep", spec, "--jobs", "1", "--out", out), f"{out}: line 1: ", problem)
+
+
+@pytest.mark.parametrize(
+    ("option", "named", "problem"),
+    [
+        ("--csv", "cottage.yaml", "a table of results is a .csv file, not '.yaml'"),
+        ("--out", "cottage.yaml", "a results file (JSON Lines) is a .jsonl file, not '.yaml'"),
+        ("--out", "results", "is a .jsonl file, not one without a suffix"),
+        ("--plot", "chart.bmp", "a picture is a .png, .svg, .pdf file, not '.bmp'"),
+        ("--csv", "folder.csv", "folder.csv is there and is not a regular file"),
+        ("--out", "pipe.jsonl", "pipe.jsonl is there and is not a regular file"),
+        ("--plot", "device.png", "device.png is there and is not a regular file"),
+    ],
+)
+def test_an_output_that_is_no_file_of_its_kind_is_refused_before_any_work(
+    spec: Path, monkeypatch: pytest.MonkeyPatch, option: str, named: str, problem: str
+) -> None:
+    folder_ = spec.parent
+    (folder_ / "folder.csv").mkdir()
+    os.mkfifo(folder_ / "pipe.jsonl")
+    (folder_ / "device.png").symlink_to("/dev/null")
+    before = {path.name: path.read_bytes() for path in folder_.glob("*.yaml")}
+    monkeypatch.chdir(folder_)
+    refused(invoke("sweep", spec, option, named), f"error: {option}: ", problem)
+    assert {path.name: path.read_bytes() for path in folder_.glob("*.yaml")} == before
+    assert sorted(path.name for path in folder_.iterdir()) == sorted(
+        [*before, "folder.csv", "pipe.jsonl", "device.png"]
+    )
+    assert Path("/dev/null").is_char_device()
+
+
+def test_an_output_that_is_a_link_to_the_scenario_replaces_the_link_not_the_scenario(
+    spec: Path, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "cottage.yaml"
+    csv, plot = tmp_path / "link.csv", tmp_path / "link.png"
+    csv.symlink_to(scenario)
+    plot.symlink_to(scenario)
+    for option, path in (("--csv", csv), ("--plot", plot)):
+        result = invoke("sweep", spec, "--jobs", "1", option, path)
+        assert result.exit_code == 0, result.output
+    assert scenario.read_text(encoding="utf-8") == SCENARIO
+    assert not csv.is_symlink() and csv.read_text().startswith("attacker.quality,")
+    assert not plot.is_symlink() and plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_written_file_has_the_permissions_of_the_file_it_replaces_or_of_a_new_one(
+    spec: Path, tmp_path: Path
+) -> None:
+    fresh, kept = tmp_path / "fresh.csv", tmp_path / "kept.csv"
+    kept.write_text("old\n")
+    kept.chmod(0o640)
+    mask = os.umask(0o027)
+    try:
+        assert invoke("sweep", spec, "--jobs", "1", "--csv", fresh).exit_code == 0
+        assert invoke("sweep", spec, "--jobs", "1", "--csv", kept).exit_code == 0
+    finally:
+        os.umask(mask)
+    assert (fresh.stat().st_mode & 0o777, kept.stat().st_mode & 0o777) == (0o640, 0o640)
+    assert kept.read_text().startswith("attacker.quality,")
 
 
 @pytest.mark.slow

@@ -29,14 +29,14 @@ def main() -> None:
         from allocator.core.budget import answer_started, process_started
 
         started = process_started()
-        from allocator.cli.console import BAD_INPUT, report
+        from allocator.cli.console import BAD_INPUT, say
         from allocator.core.errors import InputError
         from allocator.core.limits import default_limits
 
         try:
             default_limits()
-        except InputError as error:
-            report(str(error))
+        except InputError as error:  # before the options are read: --json as it is written
+            say(error, "--json" in sys.argv[1:])
             sys.exit(BAD_INPUT)
         from allocator.cli.app import run
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from allocator.cli.console import OK, RULES_BROKEN, err, guarded, out, print_json
-from allocator.cli.options import TimeOption, within_time_limit
+from allocator.cli.options import TimeOption, check_output_file, within_time_limit
 from allocator.core.errors import USAGE, InputError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.objectives import (
@@ -262,6 +262,9 @@ def play(
     The next round's scenario is printed (YAML; with --json inside the answer) or written to
     --out; the round's report goes to stderr while the scenario is printed. The time limit
     bounds the whole fight's odds from the next round on.
+
+    Example: cfalloc play models/scenarios/guide-2hmg-1squad-v-4.yaml --dice "A:4-3,B:1-5"
+    --out round-2.yaml (combat A: the attacker rolled 4, the defender 3).
     """
 
     def body() -> int:
@@ -277,6 +280,8 @@ def play(
                 place="--out",
                 kind=USAGE,
             )
+        if out_file is not None:
+            check_output_file(out_file, "--out")
         battle = load_battle(file)
         if dice is not None:
             try:

@@ -29,15 +29,20 @@ from rich.progress import (
 from rich.text import Text
 
 from allocator.cli.console import OK, err, guarded, out, report
+from allocator.cli.options import check_output_file
 from allocator.cli.render import safe, titled_table
 from allocator.core.errors import USAGE, InputError
-from allocator.core.text import percent, signed
+from allocator.core.text import percent, plural, signed
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.sweep import Sweep, SweepLine
 
-#: The suffixes of the pictures --plot draws.
-PICTURES = (".png", ".svg", ".pdf")
+#: What each option writes, and the suffixes its file may have.
+OUTPUTS = {
+    "--out": ("a results file (JSON Lines)", (".jsonl",)),
+    "--csv": ("a table of results", (".csv",)),
+    "--plot": ("a picture", (".png", ".svg", ".pdf")),
+}
 
 
 class Backend(StrEnum):
@@ -88,8 +93,9 @@ def sweep(
         int | None,
         typer.Option(
             min=1,
-            help="Cells solved at once on this machine (default: one per core; 1: one after "
-            "another in this process). Not with --backend dask: the cluster's workers decide.",
+            help="Cells solved at once on this machine, at most one per core (default: one "
+            "per core; 1: one after another in this process). Not with --backend dask: the "
+            "cluster's workers decide.",
             show_default=False,
         ),
     ] = None,
@@ -108,14 +114,14 @@ def sweep(
         Path | None,
         typer.Option(
             "--out",
-            help="Write the lines (JSON Lines) here as the cells finish, sorted at the end; run "
-            "again with the same file to resume an interrupted sweep.",
+            help="Write the lines to this .jsonl file (JSON Lines) as the cells finish, sorted "
+            "at the end; run again with the same file to resume an interrupted sweep.",
             show_default=False,
         ),
     ] = None,
     csv_file: Annotated[
         Path | None,
-        typer.Option("--csv", help="Also write the results as CSV.", show_default=False),
+        typer.Option("--csv", help="Also write the results to this .csv file.", show_default=False),
     ] = None,
     plot: Annotated[
         Path | None,
@@ -131,16 +137,22 @@ def sweep(
 ) -> None:
     """Solve every cell of a grid of variants of a scenario, exactly: one line per cell.
 
-    Each cell is one exact solve with one CP-SAT worker, run on joblib's loky processes across
-    this machine's cores, or with --backend dask on an existing Dask cluster. A cell's line:
-    {"cell": {path: value}, "status", "value", "value_exact", "seconds"}.
+    A spec names a scenario and, under vary:, the values each of its paths takes
+    (building.capacity: [2, 3], attacker.quality: [green, veteran]); the grid is their product,
+    and every cell is checked before any work. Each cell is one exact solve, as cfalloc solve,
+    with one CP-SAT worker, run on joblib's loky processes across this machine's cores, or with
+    --backend dask on an existing Dask cluster. Without --out or --json the cells are shown as a
+    table. A cell's line: {"cell": {path: value}, "status", "value", "value_exact", "seconds"}.
+
+    Example: cfalloc sweep models/sweeps/farmhouse-quality.yaml --out farmhouse.jsonl --plot
+    farmhouse.png (the spec's keys: docs/sweep.md, cfalloc schema sweep-spec).
     """
 
     def body() -> int:
         from allocator.core.parallel import require_backend, run_unordered
         from allocator.games.crossfire.sweep import ResultsFile, load_sweep, solve_cell
 
-        _check_options(backend, jobs, scheduler, plot)
+        _check_options(backend, jobs, scheduler)
         _check_outputs(spec, {"--out": out_file, "--csv": csv_file, "--plot": plot})
         require_backend(backend.value, scheduler)
         _within_cores(jobs)
@@ -195,9 +207,7 @@ def sweep(
     guarded(body, as_json)
 
 
-def _check_options(
-    backend: Backend, jobs: int | None, scheduler: str | None, plot: Path | None
-) -> None:
+def _check_options(backend: Backend, jobs: int | None, scheduler: str | None) -> None:
     if backend is Backend.dask and jobs is not None:
         raise InputError(
             "--jobs is for the loky backend: a Dask cluster runs as many cells at once as its "
@@ -205,17 +215,21 @@ def _check_options(
             place="--jobs",
             kind=USAGE,
         )
+    if jobs is not None and backend is Backend.loky:
+        from allocator.core.parallel import local_cores
+
+        cores = local_cores()
+        if jobs > cores:  # loky starts them all at once: --jobs 100000 would be as many processes
+            raise InputError(
+                f"this machine gives cfalloc {plural(cores, 'core', 'cores')}: at most {cores} "
+                "cells at once (a cell's solve keeps a core busy)",
+                place="--jobs",
+                kind=USAGE,
+            )
     if backend is Backend.loky and scheduler is not None:
         raise InputError(
             "--scheduler names a Dask scheduler: give --backend dask with it",
             place="--scheduler",
-            kind=USAGE,
-        )
-    if plot is not None and plot.suffix.lower() not in PICTURES:
-        raise InputError(
-            f"a picture is a {', '.join(PICTURES)} file, not "
-            f"{repr(plot.suffix) if plot.suffix else 'one without a suffix'}",
-            place="--plot",
             kind=USAGE,
         )
 
@@ -237,18 +251,22 @@ def _within_cores(jobs: int | None) -> None:
 
 
 def _check_outputs(spec: Path, outputs: dict[str, Path | None]) -> None:
-    """Each file to write is its own, in a folder that is there, and not the spec: said before
-    any work rather than after it."""
+    """Each file to write is of its kind (so never a scenario, a profile or a spec, which are
+    .yaml, .yml or .json files), its own, a regular file if it is there, in a folder that is
+    there and may be written: said before any work rather than after it."""
     seen: dict[Path, str] = {spec.resolve(): "the spec"}
     for option, path in outputs.items():
         if path is None:
             continue
-        if not path.resolve().parent.is_dir():
+        kind, suffixes = OUTPUTS[option]
+        if path.suffix.lower() not in suffixes:
             raise InputError(
-                f"no folder {path.parent} to write {path.name} in",
+                f"{kind} is a {', '.join(suffixes)} file, not "
+                f"{repr(path.suffix) if path.suffix else 'one without a suffix'}",
                 place=option,
                 kind=USAGE,
             )
+        check_output_file(path, option)
         if path.resolve() in seen:
             raise InputError(
                 f"{path} is already {seen[path.resolve()]}: name another file",
@@ -267,11 +285,9 @@ def _render(loaded: Sweep, lines: list[SweepLine]) -> None:
 
     objective = loaded.spec.objective
     title = loaded.spec.title or f"Sweep of {loaded.scenario_file}"
-    table = titled_table(
-        f"{safe(title)}: {objective.title}, best for the {loaded.spec.side}",
-        [*loaded.paths, "value", "status"],
-        right=["value", "status"],
-    )
+    # Above the table, not its title: a title wraps at the table's width, a narrow one here.
+    out.print(f"{safe(title)}: {objective.title}, best for the {loaded.spec.side}", style="italic")
+    table = titled_table("", [*loaded.paths, "value", "status"], right=["value", "status"])
     for line in lines:
         exact = line.value_exact
         if exact is None:

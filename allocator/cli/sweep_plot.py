@@ -9,6 +9,7 @@ no window), the optional extra ``plot``.
 
 from __future__ import annotations
 
+import io
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,7 +73,7 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
     InputError
         When the picture cannot be drawn (:func:`axes`) or the file cannot be written.
     """
-    from allocator.games.crossfire.sweep import identity, value_text
+    from allocator.games.crossfire.sweep import identity, value_text, write_atomically
 
     optional_module("matplotlib", "--plot", "plot")
     from matplotlib.figure import Figure
@@ -134,12 +135,12 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
     title = sweep.spec.title or f"Sweep of {sweep.scenario_file}"
     held = ", ".join(f"{p} = {value_text(v)}" for p, v in fixed.items())
     ax.set_title(_label(title) + (f"\n{_label(f'({held})')}" if held else ""), fontsize=10)
-    try:
-        figure.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
-    except OSError as exc:
-        raise InputError(
-            f"cannot write the picture ({exc.strerror or exc})", file=str(path)
-        ) from None
+    picture = io.BytesIO()
+    suffix = path.suffix.lower()
+    figure.savefig(
+        picture, format=suffix[1:], metadata={"Date": None} if suffix == ".svg" else None
+    )
+    write_atomically(path, picture.getvalue())
 
 
 def _share(value: float, scale: tuple[float, float]) -> float:

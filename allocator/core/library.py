@@ -22,10 +22,13 @@ from pathlib import Path
 import allocator
 from allocator.core.errors import InputError
 from allocator.core.reader import excerpt
+from allocator.core.validation import nearest
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 EXAMPLE_NAMES = {"orgs": "german-rifle-company", "rulesets": "crossfire"}
+#: The most names an error about an unknown one lists.
+OFFERED = 6
 
 
 @cache
@@ -101,9 +104,7 @@ def shipped(
         )
     if name not in available:
         raise InputError(
-            f"no shipped {what} '{name}' (shipped: {', '.join(available) or 'none'})",
-            file=file,
-            place=place,
+            f"no shipped {what} '{name}' ({_offered(name, available)})", file=file, place=place
         )
     base = folder(kind) / subfolder if subfolder else folder(kind)
     return next(
@@ -113,8 +114,27 @@ def shipped(
     )
 
 
+def _offered(name: str, available: list[str]) -> str:
+    """The names an error about ``name`` offers: the nearest one, else a few of them.
+
+    >>> _offered("crosfire", ["crossfire", "infinity"]), _offered("x", ["a", "b"])
+    ("did you mean 'crossfire'?", 'shipped: a, b')
+    """
+    near = nearest(name, available)
+    if near:
+        return f"did you mean '{near}'?"
+    if len(available) <= OFFERED:
+        return f"shipped: {', '.join(available) or 'none'}"
+    return f"{len(available)} are shipped, such as {', '.join(available[:3])}"
+
+
 def relative_document(
-    given: str, relative_to: Path | None, *, file: str | None = None, place: str | None = None
+    given: str,
+    relative_to: Path | None,
+    *,
+    file: str | None = None,
+    place: str | None = None,
+    beside: str = "the profile next to the scenario",
 ) -> Path:
     """A document path a file names, resolved against that file's folder.
 
@@ -130,6 +150,8 @@ def relative_document(
         The folder of the file that names it; none for a web request.
     file, place : str, optional
         Where the path was given, for the error.
+    beside : str
+        What the error tells the player to keep where, for a path that leads out.
 
     Returns
     -------
@@ -160,8 +182,8 @@ def relative_document(
     found = (folder / path).resolve()
     if not found.is_relative_to(folder):
         raise InputError(
-            f"{excerpt(given)} leads out of the folder of the file that names it: keep the "
-            "profile next to the scenario (or in a folder below it)",
+            f"{excerpt(given)} leads out of the folder of the file that names it: keep "
+            f"{beside} (or in a folder below it)",
             file=file,
             place=place,
         )

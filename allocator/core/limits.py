@@ -114,15 +114,13 @@ class Limits(BaseModel):
     def check(self, name: str, value: float, place: str) -> None:
         """Refuse ``value`` (given as ``place``, an option) when it is over limit ``name``."""
         if value > getattr(self, name):
-            shown = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
-            raise self.refuse(name, f"asked for {shown}", place=place)
+            raise self.refuse(name, f"asked for {_number(value)}", place=place)
 
     def refuse(
         self, name: str, problem: str, *, file: str | None = None, place: str | None = None
     ) -> LimitError:
         """The error for ``problem``, naming limit ``name``, its value and how to raise it."""
-        value = getattr(self, name)
-        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        shown = _number(getattr(self, name))
         if name.endswith("_bytes"):
             shown += " bytes"
         return LimitError(
@@ -132,6 +130,17 @@ class Limits(BaseModel):
             file=file,
             place=place,
         )
+
+
+def _number(value: float) -> str:
+    """A limit or a value asked for: a whole number with its thousands marked, any other (or
+    one too large to write whole) as Python's shortest form.
+
+    >>> _number(5000.0), _number(2.5), _number(1e308)
+    ('5,000', '2.5', '1e+308')
+    """
+    whole = isinstance(value, int) or (value.is_integer() and abs(value) < 1e15)
+    return f"{int(value):,}" if whole else f"{value:g}"
 
 
 @cache

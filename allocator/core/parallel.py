@@ -12,16 +12,23 @@ say which task it was. Both libraries are the optional extra ``sweep``, imported
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, TypeVar
 
 from allocator.core.errors import USAGE, InputError
 from allocator.core.optional import optional_module
+from allocator.core.reader import excerpt
 
 T = TypeVar("T")
 R = TypeVar("R")
 Backend = Literal["loky", "dask"]
 BACKENDS: tuple[Backend, ...] = ("loky", "dask")
+#: The schemes of a Dask scheduler's address: on a network, or within this process (a
+#: LocalCluster of threads); not ucx, which needs a library of its own.
+SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
+#: A host's name or address (an IPv6 one without its brackets, maybe with its zone).
+HOST = re.compile(r"[A-Za-z0-9._\-:%]{1,253}")
 #: Seconds to wait for a Dask scheduler to answer before saying that it cannot be reached.
 CONNECT_SECONDS = 10
 
@@ -33,8 +40,9 @@ def require_backend(backend: Backend, scheduler: str | None = None) -> None:
     Raises
     ------
     InputError
-        When the extra ``sweep`` is not installed, or the Dask scheduler's address is missing
-        or of no scheme Dask knows.
+        When the extra ``sweep`` is not installed, or the Dask scheduler's address is missing,
+        of no scheme of :data:`SCHEMES`, without a host and a port, or a TLS one without Dask's
+        TLS settings.
     """
     if backend == "loky":
         optional_module("joblib", "cfalloc sweep", "sweep")
@@ -48,17 +56,55 @@ def require_backend(backend: Backend, scheduler: str | None = None) -> None:
             kind=USAGE,
         )
     from distributed.comm.addressing import parse_address
-    from distributed.comm.registry import backends
 
-    scheme, _ = parse_address(scheduler)
-    if scheme not in backends:
+    scheme, location = parse_address(scheduler)
+    if scheme not in SCHEMES:
         raise InputError(
-            f"{scheduler[:200]!r} is not the address of a Dask scheduler: give "
-            f"{' or '.join(f'{known}://...' for known in sorted(backends))}, "
-            "such as tcp://HOST:8786",
+            f"{excerpt(scheduler, 60)} is not the address of a Dask scheduler: give "
+            f"{' or '.join(f'{known}://...' for known in SCHEMES)}, such as tcp://HOST:8786",
             place="--scheduler",
             kind=USAGE,
         )
+    # Said here, not by the client: a client that cannot start waits 20 s at exit to close and
+    # then prints a traceback.
+    problem = _address_problem(scheme, location)
+    if problem:
+        raise InputError(
+            f"{excerpt(scheduler, 60)} is not the address of a Dask scheduler: {problem}",
+            place="--scheduler",
+            kind=USAGE,
+        )
+
+
+def _address_problem(scheme: str, location: str) -> str | None:
+    """What is wrong with a scheduler's host and port (None: nothing seen before connecting)."""
+    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.inproc import global_manager
+
+    if scheme == "inproc":
+        if global_manager.listeners.get(location) is None:
+            return "no scheduler of this process has it; give a cluster's, such as tcp://HOST:8786"
+        return None
+    try:
+        host, port = parse_host_port(location)
+    except ValueError:
+        return "give a host and a port, such as tcp://HOST:8786 (an IPv6 host in brackets)"
+    if not HOST.fullmatch(host) or not 0 < int(port) < 65536:
+        return "give a host and a port from 1 to 65535, such as tcp://HOST:8786"
+    if scheme in ("tls", "wss") and _client_tls() is None:
+        return (
+            f"{scheme}:// needs Dask's TLS settings (distributed.comm.tls in its configuration), "
+            "and none are set"
+        )
+    return None
+
+
+def _client_tls() -> object:
+    """The TLS context a Dask client would connect with (None: Dask's configuration has none)."""
+    from distributed.security import Security
+
+    security = Security()  # type: ignore[no-untyped-call]
+    return security.get_connection_args("client")["ssl_context"]  # type: ignore[no-untyped-call]
 
 
 def local_cores() -> int:
@@ -118,7 +164,7 @@ def _on_dask(task: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iter
         client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, ValueError, TypeError) as exc:
         raise InputError(
-            f"cannot reach the Dask scheduler at {scheduler[:200]!r} ({exc}); start one with "
+            f"cannot reach the Dask scheduler at {excerpt(scheduler, 60)} ({exc}); start one with "
             "`dask scheduler` and give its address",
             place="--scheduler",
             kind=USAGE,

@@ -39,6 +39,7 @@ POSTS: dict[str, Any] = {
     "/api/scenario-yaml": SEED,
     "/api/solve": {"scenario": SEED, "side": "defender"},
     "/api/simulate": {"scenario": SEED, "seed": 3},
+    "/api/play": {"scenario": SEED, "seed": 3},
 }
 
 
@@ -417,6 +418,7 @@ WRAPPERS: dict[str, Any] = {
     "/api/board": lambda scenario: scenario,
     "/api/solve": lambda scenario: {"scenario": scenario, "side": "attacker"},
     "/api/simulate": lambda scenario: {"scenario": scenario, "seed": 1},
+    "/api/play": lambda scenario: {"scenario": scenario, "seed": 1},
 }
 
 

@@ -77,6 +77,7 @@ def test_dice_rolled_here_repeat_with_their_seed_as_simulate_rolls_them(
         ({"A": "4-3", "B": "1-5", "Q": "1-1"}, "dice", "there is no combat 'Q' this round"),
         ({"A": "4-3", "B": "one-five"}, "dice.B", "combat B: 'one-five' is not a roll"),
         ({"A": "4-3", "B": "2-5"}, "dice", "combat B: 2-5 is a tie (4 against 4)"),
+        ({"A": "4-3", "B": "1" * 5000 + "-5"}, "dice.B", "combat B: '1111"),
     ],
 )
 def test_bad_dice_are_a_422_naming_the_combat(

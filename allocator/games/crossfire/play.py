@@ -44,6 +44,8 @@ SEED_RANGE = 1_000_000
 FACES = range(1, 7)
 #: The most rolls one combat may be given (a tie re-rolled again and again).
 MAX_ROLLS = 50
+#: The most digits a face is read with (``004`` is a 4; a longer number is no face at all).
+LONGEST_FACE = 9
 #: The longest dice text accepted for one round.
 MAX_DICE_TEXT = 10_000
 #: A combat's name, as an allocation writes it.
@@ -214,9 +216,13 @@ def _check_roll(name: str, dice: CombatDice, roll: TableDice, number: int | None
             )
         wrong = [face for face in faces if face not in FACES]
         if wrong:
-            raise InputError(
-                f"{which}: {wrong[0]} is not a face of a die ({FACES.start} to {FACES.stop - 1})"
-            )
+            raise _not_a_face(which, wrong[0])
+
+
+def _not_a_face(which: str, face: object) -> InputError:
+    return InputError(
+        f"{which}: {excerpt(face, 20)} is not a face of a die ({FACES.start} to {FACES.stop - 1})"
+    )
 
 
 def _written(roll: TableDice) -> str:
@@ -256,9 +262,19 @@ def rolls_of(name: str, text: str) -> list[TableDice]:
                 "die, a dash and the defender's die, e.g. 4-3 (with a pool, each side's dice "
                 "with spaces: 6 2-3)"
             )
-        attacker, defender = (tuple(int(face) for face in side.split()) for side in found.groups())
+        attacker, defender = (_faces(name, side) for side in found.groups())
         rolls.append(TableDice(attacker, defender))
     return rolls
+
+
+def _faces(name: str, written: str) -> tuple[int, ...]:
+    """One side's dice as numbers; a number too long to be any face is refused unread (Python
+    reads no more than 4,300 digits)."""
+    faces = written.split()
+    for face in faces:
+        if len(face) > LONGEST_FACE:
+            raise _not_a_face(f"combat {name}", face)
+    return tuple(int(face) for face in faces)
 
 
 def dice_of(text: str) -> dict[str, list[TableDice]]:

@@ -27,12 +27,15 @@ import yaml
 
 from allocator.core.budget import Budget
 from allocator.core.reader import walk
+from allocator.core.text import INVISIBLE
 from allocator.games.crossfire.schema import Scenario
 
 #: A flow collection (``{id: d1, type: rifle}``) is written on one line up to this width.
 FLOW_WIDTH = 88
-#: Characters YAML reads as line breaks or refuses raw: written escaped, in double quotes.
-_ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+#: Characters YAML reads as line breaks or refuses raw, and the invisible ones a terminal shows
+#: as nothing or obeys: written escaped, in double quotes.
+_ESCAPED = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff{INVISIBLE}]")
+_INVISIBLE = re.compile(f"[{INVISIBLE}]")
 #: Longer texts are written folded (``description: >``), as the shipped scenarios are.
 FOLDED_TEXT = 80
 
@@ -60,6 +63,18 @@ class _Dumper(yaml.SafeDumper):
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
+
+    def write_double_quoted(self, text: str, split: bool = True) -> None:
+        """A text with an invisible character written all in escapes outside ASCII: PyYAML
+        escapes only the characters it cannot print, and prints the invisible ones raw."""
+        if not _INVISIBLE.search(text):
+            super().write_double_quoted(text, split)
+            return
+        self.allow_unicode = False
+        try:
+            super().write_double_quoted(text, split)
+        finally:
+            self.allow_unicode = True
 
 
 def _flow_text(data: Any) -> str:

@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import prod
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, JsonValue, StringConstraints
+from pydantic import Field, JsonValue, StringConstraints, model_validator
 
 from allocator.core.budget import Budget
 from allocator.core.cpsat import one_worker_per_solve
@@ -148,9 +148,23 @@ class SweepLine(Strict):
     value: float | None = Field(description="The objective's value, the attacker's.")
     value_exact: Exact | None = Field(description="The same value, exactly.")
     seconds: float = Field(
+        ge=0,
         description="How long the cell took where it ran: the one field that differs from one "
-        "run to the next."
+        "run to the next.",
     )
+
+    @model_validator(mode="after")
+    def _one_answer(self) -> Self:
+        """A value exactly when there is an answer, and the value is the exact one's."""
+        if (self.status == NO_ANSWER) != (self.value_exact is None):
+            raise ValueError(
+                "a line without an answer (status 'no answer') has no value_exact, and a line "
+                "with one has it"
+            )
+        expected = None if self.value_exact is None else float(self.value_exact)
+        if self.value != expected:
+            raise ValueError(f"value is {self.value}, not value_exact's {expected}")
+        return self
 
     def text(self) -> str:
         """This line as the output writes it: one line of JSON, every non-ASCII character
@@ -410,7 +424,13 @@ def load_sweep(path: str | Path, limits: Limits | None = None) -> Sweep:
     spec = validate(SweepSpec, read_file(path, limits=limits), file=file)
     _check_settings(spec, file, limits)
     if is_path(spec.scenario):
-        scenario_path = relative_document(spec.scenario, path.parent, file=file, place="scenario")
+        scenario_path = relative_document(
+            spec.scenario,
+            path.parent,
+            file=file,
+            place="scenario",
+            beside="the scenario next to the spec",
+        )
         scenario_file = str(path.parent / spec.scenario)
     else:
         scenario_path = shipped(
@@ -608,19 +628,41 @@ def _open(path: Path, mode: str) -> Any:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a new file moved over the old one)."""
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a new file moved over the old one, with
+    the old one's permissions, or those of any new file; a link named is replaced, never the
+    file it leads to).
+
+    Raises
+    ------
+    InputError
+        When the file cannot be written (naming it): never half a file.
+    """
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
     try:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
+    except OSError as exc:
+        raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _umask() -> int:
+    """This process's umask (read by setting it, so set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def read_finished(path: Path, sweep: Sweep) -> dict[int, SweepLine]:
@@ -660,11 +702,14 @@ def read_finished(path: Path, sweep: Sweep) -> dict[int, SweepLine]:
                     place=place,
                 )
             try:
-                text = raw.decode("utf-8")
+                text = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
             except UnicodeDecodeError:
                 raise InputError("not UTF-8 text", file=source, place=place) from None
-            data = read_text(text, source=source, syntax="json")
-            line = validate(SweepLine, data, file=source)
+            try:
+                data = read_text(text, source=source, syntax="json")
+                line = validate(SweepLine, data, file=source)
+            except InputError as error:
+                raise _on_line(error, number) from None
             index = cells.get(identity(line.cell))
             if index is None:
                 raise InputError(
@@ -679,6 +724,21 @@ def read_finished(path: Path, sweep: Sweep) -> dict[int, SweepLine]:
                 )
             finished[index] = line
     return finished
+
+
+def _on_line(error: InputError, number: int) -> InputError:
+    """An error of one line of a results file, read alone, placed at that line of the file:
+    the line's own ``line 1, column 5`` becomes ``line 7, column 5``, a key ``status``
+    becomes ``line 7: status``."""
+    for problem in error.problems():
+        place = problem.place or ""
+        if place.startswith("line "):
+            _, comma, column = place.partition(", ")
+            problem.place = f"line {number}{comma}{column}"
+        else:
+            problem.place = f"line {number}" + (f": {place}" if place else "")
+        problem.args = (str(problem),)
+    return error
 
 
 def csv_text(sweep: Sweep, lines: list[SweepLine]) -> str:

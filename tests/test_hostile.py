@@ -64,7 +64,12 @@ NEEDS_COMPLETE = {"simulate", "trials-json"}
 LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
 runner = CliRunner()
 #: The corpus files whose runs take seconds each: their runs through every command are `slow`.
-LARGE = {"16-a-side.yaml", "60-a-side.yaml", "60-a-side-in-platoons.yaml"}
+LARGE = {
+    "16-a-side.yaml",
+    "60-a-side.yaml",
+    "60-a-side-in-platoons.yaml",
+    "120-a-side-pool-dice.yaml",
+}
 
 
 def corpus_names(names: list[str]) -> list[Any]:

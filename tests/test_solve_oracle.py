@@ -66,6 +66,7 @@ def test_enumeration_matches_oracle(scenario: dict[str, Any], objective: str, da
     matches_oracle(scenario, [objective], data)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(SMALL, st.sampled_from(["sweep", "exchange"]), st.data())
 def test_cp_sat_matches_oracle(scenario: dict[str, Any], objective: str, data: Any) -> None:

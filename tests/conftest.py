@@ -5,12 +5,16 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# hypothesis keeps the examples it found in a temporary folder, never in the checkout
-_EXAMPLES = DirectoryBasedExampleDatabase(tempfile.mkdtemp(prefix="cfalloc-hypothesis-"))
+# hypothesis keeps the examples it found, and its caches, in a temporary folder, never in the
+# checkout
+_HOME = Path(tempfile.mkdtemp(prefix="cfalloc-hypothesis-"))
+set_hypothesis_home_dir(str(_HOME))
+_EXAMPLES = DirectoryBasedExampleDatabase(str(_HOME / "examples"))
 settings.register_profile("ci", deadline=None, print_blob=True, database=_EXAMPLES)
 settings.load_profile("ci")
 

@@ -116,8 +116,9 @@ def test_the_attacks_and_the_classes_stop_when_their_tick_says_so() -> None:
 
 
 def test_past_its_memory_limit_a_budget_stops_the_work_as_at_its_deadline() -> None:
-    budget = Budget(10.0, memory_mb=64)  # less than the test process holds
-    assert budget.expired() and budget.share(0.5).expired()
+    budget = Budget(10.0, memory_mb=64)
+    taken = b"\x01" * (100 * 2**20)  # 100 MB taken since the answer began
+    assert budget.expired() and budget.share(0.5).expired() and len(taken) > 0
     with pytest.raises(MemoryLimitError, match=r"a line of play was not found within 64 MB"):
         budget.check()
     assert isinstance(budget.ran_out(), MemoryLimitError)
@@ -135,13 +136,11 @@ def test_cp_sat_gets_what_the_memory_budget_has_left() -> None:
     model.new_bool_var("x")
     assert new_solver(model, memory_mb=100).parameters.max_memory_in_mb == 100
     assert new_solver(model).parameters.max_memory_in_mb == SOLVER_MEMORY_MB
-    assert 1 <= Budget(1.0, memory_mb=64).memory_left_mb() <= 1
+    assert 32 <= Budget(1.0, memory_mb=64).memory_left_mb() <= 64
 
 
 def test_a_command_past_its_memory_limit_exits_3_naming_it() -> None:
-    scenario = (
-        Path(__file__).resolve().parent.parent / "models/scenarios/guide-2hmg-1squad-v-4.yaml"
-    )
+    scenario = Path(__file__).resolve().parent.parent / "bench/company-v-town-house.yaml"
     done = subprocess.run(
         [sys.executable, "-m", "allocator.cli", "solve", str(scenario), "--time-limit", "60"],
         capture_output=True,

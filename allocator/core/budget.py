@@ -11,7 +11,9 @@ now, or, in a command of the command line, the start of the process (:func:`answ
 so that the interpreter's start-up and the imports count against ``--time-limit`` too.
 
 A budget bounds memory as well (``max_memory_mb`` of :mod:`allocator.core.limits`): its checks
-look at the process's resident size (at most every ``MEMORY_LOOK_SECONDS``), and
+look at how much the process's resident size has grown since the answer's outermost budget was
+made (at most every ``MEMORY_LOOK_SECONDS``; so that a server, or a test run, that already
+holds memory of its own gives each answer the same room), and
 :meth:`Budget.reserve` refuses a large array before it is built. Past the limit the work ends
 as at the deadline, with a :class:`~allocator.core.errors.MemoryLimitError` (a kind of
 :class:`~allocator.core.errors.TimeLimitError`): the best line so far, or exit code 3.
@@ -138,6 +140,8 @@ class Budget:
         start = time.monotonic() if since is None else since
         self.deadline = None if seconds is None else start + seconds
         self.memory_mb = default_limits().max_memory_mb if memory_mb is None else memory_mb
+        #: What the process held when the answer began (its outermost budget was made).
+        self._baseline: float = resident_mb() if self.parent is None else self.parent._baseline
         self._next_look = 0.0
         self._held = 0.0
         #: Whether some stage stopped early: the answer is then the best found, not proven.
@@ -172,17 +176,21 @@ class Budget:
             return 1e9
         return max(floor, self.deadline - time.monotonic())
 
+    def taken_mb(self) -> float:
+        """MB the process has taken since the answer began."""
+        return max(0.0, resident_mb() - self._baseline)
+
     def over_memory(self) -> bool:
-        """Whether the process holds more than the memory limit (looked at every so often)."""
+        """Whether the answer has taken more than the memory limit (looked at every so often)."""
         now = time.monotonic()
         if now >= self._next_look:
             self._next_look = now + MEMORY_LOOK_SECONDS
-            self._held = resident_mb()
+            self._held = self.taken_mb()
         return self._held > self.memory_mb
 
     def memory_left_mb(self) -> int:
         """MB the work may still take before the memory limit (at least 1)."""
-        return max(1, int(self.memory_mb - resident_mb()))
+        return max(1, int(self.memory_mb - self.taken_mb()))
 
     def cancel(self) -> None:
         """End the work of this budget, and of every budget nested in it, from any thread:
@@ -257,7 +265,7 @@ class Budget:
         ...
         allocator.core.errors.MemoryLimitError: no answer within the memory limit: the lines of ...
         """
-        held = resident_mb()
+        held = self.taken_mb()
         if held + nbytes / 2**20 > self.memory_mb:
             raise MemoryLimitError(self.memory_mb, round(held + nbytes / 2**20), what)
 

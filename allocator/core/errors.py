@@ -151,7 +151,7 @@ class MemoryLimitError(TimeLimitError):
         CfallocError.__init__(
             self,
             f"no answer within the memory limit: {what} was not found within {megabytes:,} MB (the "
-            f"process held {used:,} MB); raise it with CFALLOC_MAX_MEMORY_MB",
+            f"answer took {used:,} MB); raise it with CFALLOC_MAX_MEMORY_MB",
         )
         self.seconds, self.what, self.megabytes = 0.0, what, megabytes
 

@@ -39,6 +39,7 @@ from allocator.games.crossfire.search.solve import solve
 from allocator.games.crossfire.sweep import (
     ResultsFile,
     SweepLine,
+    csv_text,
     load_sweep,
     read_finished,
     solve_cell,
@@ -157,6 +158,38 @@ def test_a_cell_is_the_solve_of_its_variant(spec: Path) -> None:
     line = solve_cell(sweep.task(cell)).line
     assert (line.status, line.value_exact) == ("optimal", expected)
     assert line.value == float(expected)
+
+
+@pytest.mark.parametrize("side", ["attacker", "defender"])
+def test_a_plan_cell_is_the_plan_of_its_variant(tmp_path: Path, side: str) -> None:
+    """With plan, each cell is what `cfalloc plan` answers for its variant: the best choice's
+    chance of taking the building, and the stands it commits."""
+    from allocator.games.crossfire.plan import plan_answer
+
+    path = write_spec(
+        tmp_path,
+        f"scenario: fight-together-or-apart\nplan: true\nside: {side}\n"
+        "vary: {surprise: [true, false]}\n",
+    )
+    sweep = load_sweep(path)
+    for cell in sweep.cells:
+        best = plan_answer(battle_from_data(variant(sweep.scenario, cell.values)), side).best
+        line = solve_cell(sweep.task(cell)).line
+        assert (line.status, line.value_exact, line.stands) == (
+            "optimal",
+            best.value_exact,
+            best.stands,
+        )
+    csv_lines = csv_text(sweep, [solve_cell(sweep.task(sweep.cells[0])).line]).splitlines()
+    assert csv_lines[0] == "surprise,status,value,value_exact,stands,seconds"
+    assert " ".join(best.stands) in csv_lines[1] or best.stands == []
+
+
+def test_a_plan_is_of_the_whole_fight(tmp_path: Path) -> None:
+    path = write_spec(tmp_path, "scenario: fight-together-or-apart\nplan: true\nobjective: sweep\n")
+    with pytest.raises(InputError) as refused:
+        load_sweep(path)
+    assert refused.value.place == "plan" and "whole fight" in refused.value.problem
 
 
 def test_the_shipped_example_obeys_the_committed_spec_schema() -> None:

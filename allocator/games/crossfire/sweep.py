@@ -64,6 +64,7 @@ from allocator.games.crossfire.schema import (
     Strict,
     Text,
     Whole,
+    is_none,
 )
 
 #: A dotted path into a scenario: keys, list indexes and stand ids joined by dots.
@@ -122,6 +123,12 @@ class SweepSpec(Strict):
         ge=1,
         description="With the objective take: fight at most this many rounds (`--rounds`).",
     )
+    plan: bool = Field(
+        default=False,
+        description="Each cell plans the side's commitment as `cfalloc plan` does (the objective "
+        "take): its value is the best choice's chance of taking the building, and `stands` the "
+        "stands that choice commits (attacker) or garrisons (defender).",
+    )
     time_limit: Real = Field(
         default=10.0,
         gt=0,
@@ -147,6 +154,11 @@ class SweepLine(Strict):
     )
     value: float | None = Field(description="The objective's value, the attacker's.")
     value_exact: Exact | None = Field(description="The same value, exactly.")
+    stands: list[str] | None = Field(
+        default=None,
+        exclude_if=is_none,
+        description="With plan: the stands the best choice commits or garrisons.",
+    )
     seconds: float = Field(
         ge=0,
         description="How long the cell took where it ran: the one field that differs from one "
@@ -211,6 +223,7 @@ class CellTask:
     side: SideName
     rounds: int | None
     time_limit: float
+    plan: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,6 +258,7 @@ class Sweep:
             self.spec.side,
             self.spec.rounds,
             self.spec.time_limit,
+            self.spec.plan,
         )
 
 
@@ -270,12 +284,27 @@ def solve_cell(task: CellTask) -> CellResult:
     battle = battle_from_data(
         variant(task.scenario, task.values), task.scenario_file, task.base_dir
     )
+    status: str
     value: Fraction | None
+    stands: list[str] | None = None
     try:
-        outcome = solve(
-            battle, task.side, objective_named(task.objective), rounds=task.rounds, budget=budget
-        )
-        status, value = outcome.status, outcome.line.value
+        if task.plan:
+            from allocator.games.crossfire.plan import plan_answer
+
+            planned = plan_answer(
+                battle, task.side, time_limit=task.time_limit, rounds=task.rounds, budget=budget
+            )
+            status = planned.status
+            value, stands = planned.best.value_exact, planned.best.stands
+        else:
+            outcome = solve(
+                battle,
+                task.side,
+                objective_named(task.objective),
+                rounds=task.rounds,
+                budget=budget,
+            )
+            status, value = outcome.status, outcome.line.value
     except TimeLimitError:
         status, value = NO_ANSWER, None
     line = SweepLine(
@@ -283,6 +312,7 @@ def solve_cell(task: CellTask) -> CellResult:
         status=status,
         value=None if value is None else float(value),
         value_exact=value,
+        stands=stands,
         seconds=round(time.perf_counter() - start, 3),
     )
     return CellResult(task.index, line)
@@ -466,6 +496,13 @@ def load_sweep(path: str | Path, limits: Limits | None = None) -> Sweep:
 
 
 def _check_settings(spec: SweepSpec, file: str, limits: Limits) -> None:
+    if spec.plan and spec.objective.one_round:
+        raise InputError(
+            f"a plan values the whole fight (the objective take), not {spec.objective}: leave "
+            "objective out",
+            file=file,
+            place="plan",
+        )
     if spec.rounds is not None and spec.objective.one_round:
         raise InputError(
             f"rounds bounds the whole fight: it does not apply to the objective {spec.objective}",
@@ -758,12 +795,14 @@ def csv_text(sweep: Sweep, lines: list[SweepLine]) -> str:
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*sweep.paths, "status", "value", "value_exact", "seconds"])
+    planned = ["stands"] if sweep.spec.plan else []
+    writer.writerow([*sweep.paths, "status", "value", "value_exact", *planned, "seconds"])
     for line in lines:
         cells = [value_text(line.cell.get(p)) for p in sweep.paths]
         exact = "" if line.value_exact is None else fraction_text(line.value_exact)
         value = "" if line.value is None else repr(line.value)
-        writer.writerow([*cells, line.status, value, exact, repr(line.seconds)])
+        stands = [" ".join(line.stands or [])] if sweep.spec.plan else []
+        writer.writerow([*cells, line.status, value, exact, *stands, repr(line.seconds)])
     return buffer.getvalue()
 
 

@@ -726,7 +726,7 @@ def test_builder_makes_a_fight_from_two_organisations(page: Any, live_server: st
     page.get_by_test_id("builder-quality-su-1plt-sq2").select_option("veteran")
     page.get_by_test_id("builder-suppressed-de-1plt-sq3").check()
     page.get_by_test_id("builder-rating-de-1plt-pc").fill("1")
-    page.get_by_text("House rules").click()
+    page.locator("details.house-rules > summary").click()
     page.get_by_test_id("builder-rule-dice_mode").select_option("pool")
     expect(page.get_by_test_id("builder-yaml")).to_contain_text("dice_mode: pool")
     text = builder_yaml(page)

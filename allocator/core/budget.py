@@ -11,9 +11,10 @@ now, or, in a command of the command line, the start of the process (:func:`answ
 so that the interpreter's start-up and the imports count against ``--time-limit`` too.
 
 A budget bounds memory as well (``max_memory_mb`` of :mod:`allocator.core.limits`): its checks
-look at how much the process's resident size has grown since the answer's outermost budget was
-made (at most every ``MEMORY_LOOK_SECONDS``; so that a server, or a test run, that already
-holds memory of its own gives each answer the same room), and
+look at the memory the answer has taken (at most every ``MEMORY_LOOK_SECONDS``): in a command
+of the command line the process's whole resident size, elsewhere its growth since the answer's
+outermost budget was made, so that a server, or a test run, that already holds memory of its own
+gives each answer the same room; and
 :meth:`Budget.reserve` refuses a large array before it is built. Past the limit the work ends
 as at the deadline, with a :class:`~allocator.core.errors.MemoryLimitError` (a kind of
 :class:`~allocator.core.errors.TimeLimitError`): the best line so far, or exit code 3.
@@ -140,8 +141,16 @@ class Budget:
         start = time.monotonic() if since is None else since
         self.deadline = None if seconds is None else start + seconds
         self.memory_mb = default_limits().max_memory_mb if memory_mb is None else memory_mb
-        #: What the process held when the answer began (its outermost budget was made).
-        self._baseline: float = resident_mb() if self.parent is None else self.parent._baseline
+        #: What the process held when the answer began: nothing for a command of the command
+        #: line (:func:`answer_started` with a moment: the whole process is the answer), else
+        #: what it held when the answer's outermost budget was made.
+        self._baseline: float = (
+            self.parent._baseline
+            if self.parent is not None
+            else 0.0
+            if _ASKED_AT.get() is not None
+            else resident_mb()
+        )
         self._next_look = 0.0
         self._held = 0.0
         #: Whether some stage stopped early: the answer is then the best found, not proven.

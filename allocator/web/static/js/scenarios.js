@@ -115,6 +115,9 @@ async function guarded(opening) {
   try {
     await opening;
   } catch (error) {
+    // a load still in flight (the first example's) must not draw over what went wrong
+    ++loadTicket;
+    delete document.body.dataset.loading;
     showScenarioError(error);
   }
 }

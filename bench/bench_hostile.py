@@ -17,11 +17,9 @@ limit and the worst peak memory. Goals (issues 20 and 21): no flag on an idle ma
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +28,7 @@ CORPUS = ROOT / "tests" / "data" / "hostile"
 sys.path.insert(0, str(ROOT / "tests"))
 
 from crafted import CRAFTED, write  # noqa: E402
+from processes import cfalloc, measured  # noqa: E402
 
 GIB = 1 << 30
 #: Over this many seconds past its time limit, a run is flagged (issue 20: start-up included).
@@ -65,14 +64,8 @@ class Worst:
 
 def timed(arguments: list[str]) -> tuple[float, int, int]:
     """Wall seconds, peak resident bytes and exit code of one `cfalloc` process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "allocator.cli", *arguments],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+    done = measured(cfalloc(arguments), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return done.seconds, done.peak, done.code
 
 
 def force(count: int, prefix: str, unit: str) -> str:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -37,7 +36,9 @@ import yaml
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(BENCH.parent / "tests"))
 
+from processes import cfalloc, measured  # noqa: E402
 from scale_cases import ATTACKERS, attack_on_house  # noqa: E402
 
 from allocator.core.optional import optional_module  # noqa: E402
@@ -58,18 +59,12 @@ class Run:
 
 def cold(arguments: list[str]) -> Run:
     """One `cfalloc` process, measured by the operating system."""
-    start = os.times().elapsed
-    process = subprocess.Popen(
-        [sys.executable, "-m", "allocator.cli", *arguments],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert process.stdout is not None
-    printed = process.stdout.read()
-    _, _, usage = os.wait4(process.pid, 0)
-    wall = os.times().elapsed - start
+    with tempfile.TemporaryFile() as output:
+        done = measured(cfalloc(arguments), stdout=output, stderr=subprocess.DEVNULL)
+        output.seek(0)
+        printed = output.read()
     answer = json.loads(printed) if printed.startswith(b"{") else {}
-    return Run(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * 1024, answer)
+    return Run(done.cpu, done.seconds, done.peak, answer)
 
 
 def median_run(arguments: list[str], repeat: int) -> Run:

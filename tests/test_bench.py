@@ -149,3 +149,13 @@ def test_plan_bench_finds_the_same_best_with_fewer_fights() -> None:
     subsets, by_subsets = bench_plan.every_subset(case)
     choices, by_plan = bench_plan.planned(case)
     assert by_subsets == by_plan and (choices, subsets) == (5, 7)  # a1 and a2 swap
+
+
+def test_a_measured_process_counts_its_own_memory_not_its_parents() -> None:
+    from processes import measured
+
+    held = b"\x01" * (512 << 20)  # a test run that has grown: its children inherit its peak
+    done = measured([sys.executable, "-c", "pass"])
+    del held
+    assert done.code == 0 and done.cpu > 0
+    assert done.peak < 256 << 20, f"peak {done.peak >> 20} MiB"

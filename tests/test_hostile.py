@@ -16,8 +16,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from crafted import CRAFTED, DEEPEST_CHAIN, shaped
 from crafted import write as write_crafted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from processes import cfalloc, measured
 from typer.testing import CliRunner
 
 from allocator.cli.app import app
@@ -287,20 +286,8 @@ class Run:
 def in_a_process(arguments: list[str], folder: Path) -> Run:
     output = folder / "output"
     with output.open("wb") as sink:
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "allocator.cli", *arguments],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-        )
-        hang_guard = threading.Timer(120, process.kill)  # a guard against a hang, not a goal
-        hang_guard.start()
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - start
-        hang_guard.cancel()
-    text = output.read_text()
-    # ru_maxrss is in kibibytes on Linux
-    return Run(text, os.waitstatus_to_exitcode(status), seconds, usage.ru_maxrss * 1024)
+        done = measured(cfalloc(arguments), stdout=sink, stderr=subprocess.STDOUT, hang_after=120)
+    return Run(output.read_text(), done.code, done.seconds, done.peak)
 
 
 @pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])

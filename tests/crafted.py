@@ -6,7 +6,7 @@ depth), so every command must answer them within its time limit: the best line f
 ``bench/bench_hostile.py`` both use them, so the files are never committed at size.
 
 >>> len(CRAFTED), 'own-units-6-v-8' in CRAFTED
-(6, True)
+(7, True)
 """
 
 from __future__ import annotations
@@ -164,6 +164,8 @@ CRAFTED: dict[str, Callable[[], str]] = {
         "60 a side", 60, one_platoon("d", 60), one_platoon("a", 60)
     ),
     "chain-of-nested-units": chain,
+    # found by the property test: step 6 may fold 18 unopposed groups, one way per placement
+    "unopposed-19-v-1-and-leaders": lambda: shaped(19, 1, leaders=2, own_units=True),
 }
 
 

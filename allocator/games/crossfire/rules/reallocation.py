@@ -11,7 +11,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
@@ -185,13 +185,16 @@ def class_reallocations(
     combats: Sequence[Counts],
     opposed: Sequence[bool],
     one_by_one: bool,
+    tick: Callable[[], None] = lambda: None,
 ) -> Iterator[tuple[Counts, ...]]:
     """The defender's legal step 6, as the final counts per class of the opposed combats.
 
     The same rules as :func:`check` for interchangeable stands counted by class: every stand of
     an unopposed combat moves into an opposed one (6a; the whole combat into one, unless stands
     move one by one), and no opposed combat ends with more weapons than squads and CC/BC heads
-    unless every placement does (6b). Placements that end the same are given once.
+    unless every placement does (6b). Placements that end the same are given once. ``tick`` is
+    called at every placement tried (a budget's :meth:`~allocator.core.budget.Budget.ticker`):
+    there are (opposed combats) ** (unopposed ones) of them.
     """
     active = [k for k in range(len(combats)) if opposed[k]]
     unopposed = [k for k in range(len(combats)) if not opposed[k]]
@@ -222,6 +225,7 @@ def class_reallocations(
     limit = weapon_limit_reachable(staying, moving)
     seen: set[tuple[Counts, ...]] = set()
     for choice in product(*choices):
+        tick()
         final = [list(combats[k]) for k in active]
         balance = list(staying)
         for (origin, head, _), split in zip(items, choice, strict=True):

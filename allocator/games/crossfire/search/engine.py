@@ -428,7 +428,10 @@ class Engine:
         """:meth:`_reallocate` for attacks that oppose the same combats (``mask``)."""
         view, attacks = lines.view, lines.attacks[g]
         active = np.flatnonzero(mask)
-        stats = [[view.stats("defender", comp) for comp in final] for final in finals]
+        stats = []
+        for final in finals:
+            view.tick()
+            stats.append([view.stats("defender", comp) for comp in final])
         d_off = np.array([[view.offset("defender", c) for c in final] for final in finals])
         d_stands = np.array([[s.stands for s in row] for row in stats])
         pick = np.ix_(same, active)

@@ -428,7 +428,9 @@ class View:
         found = self._reallocations.get(key)
         if found is None:
             found = self._reallocations[key] = list(
-                class_reallocations(self.classes.defender, grouping.comps, opposed, self.one_by_one)
+                class_reallocations(
+                    self.classes.defender, grouping.comps, opposed, self.one_by_one, self.tick
+                )
             )
         return found
 

@@ -17,14 +17,46 @@ ALTERNATIVES_CAP = 1000
 
 
 def defender_choices(results: list[Line], best: Line, proven: bool) -> Choices:
-    """From the value of every grouping searched: the ties and the best worse grouping."""
+    """The defender's other choices, from the value of every grouping searched.
+
+    Parameters
+    ----------
+    results
+        The best line against each grouping searched.
+    best
+        The line chosen (the lowest value).
+    proven
+        Whether every grouping was searched.
+
+    Returns
+    -------
+    Choices
+        How many other groupings reach ``best.value`` and the best one that does not.
+    """
     same = sum(1 for line in results if line.value == best.value) - 1
     worse = [line for line in results if line.value > best.value]
     return Choices(same, proven, min(worse, key=lambda line: line.value, default=None))
 
 
 def attacker_choices(stages: Stages, combats: Combats, best: Line) -> Choices:
-    """How many other attacks reach ``best.value`` and the best attack that does not."""
+    """The attacker's other choices against ``combats``.
+
+    Parameters
+    ----------
+    stages
+        The round's models and runner.
+    combats
+        The defender's grouping the attacks answer.
+    best
+        The attack chosen.
+
+    Returns
+    -------
+    Choices
+        How many other attacks reach ``best.value`` (enumerated within a fixed deterministic
+        CP-SAT budget; ``complete`` says whether the count is whole) and the best attack that
+        does not.
+    """
     runner = stages.runner
     rules, names, terms = stages.covering_attack(combats)
     objective = terms.objective_expr()

@@ -79,10 +79,50 @@ def solve_game(
     given: Combats | None = None,
     searched: Engine | None = None,
 ) -> GameOutcome:
-    """The best line for ``side`` by enumeration (``given``: the file's grouping to answer).
+    """The best line for ``side`` by enumeration of the round's lines and the fight's states.
 
-    ``searched``: the engine of a finished search of the same battle and objective, whose
-    states are then not searched again (the attacker's answer to the defender's best grouping).
+    Parameters
+    ----------
+    battle
+        The fight, as read from its file.
+    side
+        ``"defender"`` or ``"attacker"``: whose choice is searched (the other side answers it
+        at its best).
+    objective
+        What the deciding side plays for (:func:`~..objectives.objective_named`).
+    rounds
+        How many rounds are played (``None``: until one side is gone).
+    budget
+        The answer's time and memory; when it runs out the best line found so far is returned,
+        not proven, with the bounds known then.
+    given
+        The file's grouping, for the attacker to answer (``None``: the defender's best).
+    searched
+        The engine of a finished search of the same battle and objective, whose states are
+        then not searched again (the attacker's answer to the defender's best grouping).
+
+    Returns
+    -------
+    GameOutcome
+        The best line, the other choices, whether it is proven, the states searched and, for
+        the whole fight, the bounds and the playbook.
+
+    Examples
+    --------
+    Two rifle squads against one take the building with probability 21/31:
+
+    >>> from allocator.games.crossfire.battle import battle_from_data
+    >>> from allocator.games.crossfire.objectives import objective_named
+    >>> battle = battle_from_data({
+    ...     "defender": {"units": [{"id": "p", "kind": "platoon"}],
+    ...                  "stands": [{"id": "d1", "type": "rifle", "unit": "p"}]},
+    ...     "attacker": {"units": [{"id": "q", "kind": "platoon"}], "stands": [
+    ...         {"id": "a1", "type": "rifle", "unit": "q"},
+    ...         {"id": "a2", "type": "rifle", "unit": "q"}]},
+    ... })
+    >>> outcome = solve_game(battle, "attacker", objective_named("take"), None, Budget(10))
+    >>> outcome.proven, outcome.line.value, outcome.line.attack
+    (True, Fraction(21, 31), {'A': ['a1', 'a2']})
     """
     engine = searched or Engine(battle, objective, rounds, budget)
     engine.budget = budget
@@ -408,6 +448,22 @@ def instantiate(
 
     The round's groupings were enumerated on representative stands (the first of each class);
     each is replaced by a stand of the same class that is in ``battle``, in file order.
+
+    Parameters
+    ----------
+    lines
+        The round's groupings and attacks, by class (:meth:`Engine.round_lines`).
+    option
+        The line chosen: a grouping, an attack on it and, if any, step 6's finals.
+    battle
+        The battle whose stands fill the classes (a later round's survivors, or the file's).
+    names
+        The combats' names (default ``A``, ``B``, ...).
+
+    Returns
+    -------
+    Allocation
+        The combats, the attack and the reallocation, by stand id.
     """
     classes = lines.view.classes
     grouping = lines.groupings[option.grouping]

@@ -26,10 +26,30 @@ def exact_optimum(
     maximise: bool,
     read: Callable[[Any], Line],
 ) -> Line | None:
-    """The exact best line of ``rules``: the scaled optimum, then every rival within slack."""
+    """The exact best line of ``rules``: the scaled optimum, then every rival within slack.
+
+    Parameters
+    ----------
+    runner
+        Runs each CP-SAT search within the answer's budget; left not ``proven`` when the
+        budget ended the comparison of rivals.
+    rules
+        The round's model; its objective is set here, and rivals are excluded from it.
+    terms
+        The scaled objective and what it knows of its rounding.
+    maximise
+        Whether the deciding side maximises the objective.
+    read
+        Turns a solved model into a line with its exact value.
+
+    Returns
+    -------
+    Line or None
+        The best line by exact value, or ``None`` when CP-SAT found none in the budget.
+    """
     model = rules.model
     objective = terms.objective_expr()
-    (model.Maximize if maximise else model.Minimize)(objective)
+    (model.maximize if maximise else model.minimize)(objective)
     solver, status = runner.run(model, linear=terms.linear)
     if status not in FOUND:
         return None

@@ -25,7 +25,22 @@ from allocator.games.crossfire.model import RulesModel
 
 
 def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
-    """Stands with equal signatures are interchangeable for every rule and every odds."""
+    """What every rule and the odds look at in ``stand``: stands with equal signatures are
+    interchangeable.
+
+    Parameters
+    ----------
+    battle
+        The fight the stand is in.
+    stand
+        A stand's id.
+
+    Returns
+    -------
+    tuple
+        Its type, unit, rating, quality, suppression and the sorted ids of the stands of its
+        side it stands near (see the module's example).
+    """
     info = battle.stand(stand)
     side = battle.side(battle.side_of(stand))
     near = {other for other in side.stands if other != stand and battle.near(stand, other)}
@@ -33,8 +48,25 @@ def stand_signature(battle: Battle, stand: str) -> tuple[Any, ...]:
 
 
 def stand_signatures(battle: Battle, budget: Budget) -> dict[str, tuple[Any, ...]]:
-    """Every stand's signature (groupings with equal signatures differ only by swaps), within
-    ``budget`` (each signature looks at every stand of its side)."""
+    """Every stand's signature: groupings with equal signatures differ only by swaps.
+
+    Parameters
+    ----------
+    battle
+        The fight.
+    budget
+        Checked at every stand, since each signature looks at every stand of its side.
+
+    Returns
+    -------
+    dict
+        The signature (:func:`stand_signature`) of every stand of both sides, by id.
+
+    Raises
+    ------
+    TimeLimitError
+        When ``budget`` runs out.
+    """
     signatures = {}
     for side in (battle.defender, battle.attacker):
         for s in side.stands:
@@ -44,7 +76,20 @@ def stand_signatures(battle: Battle, budget: Budget) -> dict[str, tuple[Any, ...
 
 
 def order_identical_attackers(rules: RulesModel) -> None:
-    """In a CP-SAT model: interchangeable attackers take combats in a fixed order."""
+    """In a CP-SAT model: interchangeable attackers take combats in a fixed order, so that no
+    attack is searched twice under a swap of two of them.
+
+    Parameters
+    ----------
+    rules
+        The model of the round; each pair of attackers with equal signatures gets one
+        constraint, the first in file order in the earlier combat (or both out).
+
+    Raises
+    ------
+    TimeLimitError
+        When the model's budget runs out.
+    """
     out = len(rules.slots)
     index = {
         a: sum(c * rules.y[a, c] for c in rules.slots)

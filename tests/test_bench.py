@@ -125,6 +125,7 @@ def test_hostile_bench_keeps_the_worst_ratio_and_the_worst_peak() -> None:
         "distinct-8-v-8",
         "60-a-side-crafted",
         "chain-of-nested-units",
+        "unopposed-19-v-1-and-leaders",
     }
 
 

@@ -17,7 +17,8 @@ import yaml
 from typer.testing import CliRunner
 
 from allocator.cli.app import app
-from allocator.core.errors import InputError
+from allocator.core.budget import Budget
+from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.library import folder
 from allocator.games.crossfire.battle import battle_from_data
 from allocator.games.crossfire.compare import compare_answer, compare_rulesets
@@ -150,3 +151,14 @@ def test_bad_profiles_are_refused(duel: Path, profiles_given: list[str], words: 
 def test_a_bad_value_is_refused_by_the_profile() -> None:
     with pytest.raises(InputError, match="must be one of reroll, defender, attacker"):
         profile_from_spec("crossfire:ties=never")
+
+
+def test_a_fight_not_solved_in_its_share_of_the_time_is_named() -> None:
+    """Each fight gets an even share of the limit: the message says which one ran out, and
+    that it had a share, since the command stops before its whole limit has passed."""
+    with pytest.raises(TimeLimitError, match=r"one round under crossfire \(one of the 4 fights"):
+        compare_rulesets(
+            battle_from_data(DUEL),
+            profiles("crossfire", "crossfire:ties=defender"),
+            budget=Budget(0.0),
+        )

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from allocator.core.budget import Budget
-from allocator.core.errors import InputError
+from allocator.core.errors import InputError, MemoryLimitError, TimeLimitError, WorkCancelled
 from allocator.games.crossfire.answers import (
     CompareAnswer,
     CompareChange,
@@ -87,17 +87,29 @@ class _Solver:
     """Every solve of a comparison, each given an even share of what is left of one budget."""
 
     def __init__(self, battle: Battle, budget: Budget, solves: int):
-        self.battle, self.budget, self.left = battle, budget, solves
+        self.battle, self.budget, self.left, self.solves = battle, budget, solves, solves
         self.proven = True
         #: The solves' warnings about the fight, each once (most are the same under every one).
         self.warnings: dict[str, None] = {}
 
-    def solve(self, ruleset: Ruleset, objective: Objective) -> Solved:
+    def solve(self, ruleset: Ruleset, objective: Objective, under: str) -> Solved:
+        """The defender's best line for ``objective`` under ``ruleset`` (named ``under`` in a
+        message), in its share of the budget."""
         from allocator.games.crossfire.search.solve import solve
 
         share = self.budget.share(1 / max(1, self.left))
         self.left -= 1
-        outcome = solve(self.battle.with_ruleset(ruleset), "defender", objective, budget=share)
+        try:
+            outcome = solve(self.battle.with_ruleset(ruleset), "defender", objective, budget=share)
+        except (MemoryLimitError, WorkCancelled):
+            raise
+        except TimeLimitError as stopped:
+            fight = "one round" if objective is ONE_ROUND else "the whole fight"
+            raise TimeLimitError(
+                stopped.seconds,
+                f"{fight} under {under} (one of the {self.solves} fights compared, each in an "
+                "even share of the time)",
+            ) from None
         self.proven &= outcome.proven
         self.warnings.update(dict.fromkeys(outcome.warnings))
         return Solved(outcome.line.value, outcome.line.allocation())
@@ -148,7 +160,7 @@ def compare_rulesets(
     solves = 2 * len(profiles) + 2 * sum(changes[n] > 1 for n, _ in single)
     solver = _Solver(battle, budget or Budget(time_limit), solves)
     runs = [
-        Run(n, r, solver.solve(r, ONE_ROUND), solver.solve(r, WHOLE_FIGHT))
+        Run(n, r, solver.solve(r, ONE_ROUND, n), solver.solve(r, WHOLE_FIGHT, n))
         for n, r in profiles.items()
     ]
     by_name = {run.name: run for run in runs}
@@ -159,8 +171,9 @@ def compare_rulesets(
             one, whole = by_name[name].one_round.value, by_name[name].whole_fight.value
         else:
             alone = reference.with_overrides({key: after}, source=name)
-            one = solver.solve(alone, ONE_ROUND).value
-            whole = solver.solve(alone, WHOLE_FIGHT).value
+            only = f"{name}'s {key} alone"
+            one = solver.solve(alone, ONE_ROUND, only).value
+            whole = solver.solve(alone, WHOLE_FIGHT, only).value
         effects.append(Effect(name, key, reference.value(key), after, one, whole))
     return Comparison(runs, changed, effects, solver.proven, list(solver.warnings))
 

@@ -59,6 +59,7 @@ def measured(
     stdout: IO[bytes] | int | None = None,
     stderr: IO[bytes] | int | None = None,
     hang_after: float = 600.0,
+    env: dict[str, str] | None = None,
 ) -> Measured:
     """Run ``command`` to its end and measure it.
 
@@ -70,6 +71,8 @@ def measured(
         Where its output goes, as for :class:`subprocess.Popen`.
     hang_after
         Seconds after which it is killed: a guard against a hang, not a goal.
+    env
+        Its environment (default: this process's).
 
     Returns
     -------
@@ -87,6 +90,7 @@ def measured(
             [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report), *command],
             stdout=stdout,
             stderr=stderr,
+            env=env,
             start_new_session=True,
         )
         guard = threading.Timer(hang_after, os.killpg, (launcher.pid, signal.SIGKILL))

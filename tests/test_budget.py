@@ -100,19 +100,25 @@ def test_the_attacks_and_the_classes_stop_when_their_tick_says_so() -> None:
         return battle_from_data(yaml.safe_load(CRAFTED[name]()))
 
     ticks: list[int] = []
+    allowed = [100]
 
     def tick() -> None:
         ticks.append(1)
-        if len(ticks) > 100:
+        if len(ticks) > allowed[0]:
             raise TimeLimitError(1.0, "a line of play")
 
     with pytest.raises(TimeLimitError):
         Classes.of(crafted("60-a-side-crafted"), tick)
     classes = Classes.of(crafted("own-units-6-v-8"))
     squads = [k for k in classes.attacker if k.role.value == "squad"]
+    counts = tuple(len(k.members) for k in classes.attacker)
     ticks.clear()
+    squad_spreads(squads, counts, 6, tick)
+    assert len(ticks) == len(squads)  # the spreads are built class by class, each ticking
+    ticks.clear()
+    allowed[0] = len(squads) - 1
     with pytest.raises(TimeLimitError):
-        squad_spreads(squads, tuple(len(k.members) for k in classes.attacker), 6, tick)
+        squad_spreads(squads, counts, 6, tick)
 
 
 def test_past_its_memory_limit_a_budget_stops_the_work_as_at_its_deadline() -> None:

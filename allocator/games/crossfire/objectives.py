@@ -263,13 +263,46 @@ class RoundObjective(Objective):
         )
 
 
-class ProductObjective(RoundObjective):
-    """A round objective that is the product over the combats of a factor of each one's odds
-    (CP-SAT maximises the sum of their scaled logarithms)."""
+class SeparableObjective(RoundObjective):
+    """A round objective whose lines are worth one part from each combat, each part worked out
+    from that combat alone, combined (summed or multiplied): the lines of a round can then be
+    valued from a table of the parts of the few distinct combats they are made of."""
 
     @abstractmethod
-    def factor(self, p: Odds) -> Odds:
-        """One combat's factor, from P(attacker wins): a fraction, or an array of floats."""
+    def combat_floats(
+        self,
+        p: np.ndarray[Any, Any],
+        defending: np.ndarray[Any, Any],
+        attacking: np.ndarray[Any, Any],
+    ) -> np.ndarray[Any, Any]:
+        """Each combat's part of its line's value, from arrays that broadcast together.
+
+        Parameters
+        ----------
+        p, defending, attacking : numpy.ndarray
+            P(attacker wins) of each combat, and the defending and the attacking stands in it.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+
+    @abstractmethod
+    def combine(self, total: np.ndarray[Any, Any], part: np.ndarray[Any, Any]) -> None:
+        """Fold one more combat's parts into the lines' ``total``, in place."""
+
+    def combined(self, parts: Iterable[np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
+        """The lines' values from their combats' parts, one array per combat, in order.
+
+        >>> import numpy as np
+        >>> objective_named("sweep").combined([np.array([0.5, 1.0]), np.array([0.5, 0.25])])
+        array([0.25, 0.25])
+        """
+        columns = iter(parts)
+        total: np.ndarray[Any, Any] = next(columns).astype(float)  # a copy, to fold into
+        for part in columns:
+            self.combine(total, part)
+        return total
 
     def round_floats(
         self,
@@ -277,8 +310,28 @@ class ProductObjective(RoundObjective):
         defending: np.ndarray[Any, Any],
         attacking: np.ndarray[Any, Any],
     ) -> np.ndarray[Any, Any]:
-        values: np.ndarray[Any, Any] = self.factor(p).prod(axis=1)
-        return values
+        parts = self.combat_floats(p, defending, attacking)
+        return self.combined(parts[:, k] for k in range(parts.shape[1]))
+
+
+class ProductObjective(SeparableObjective):
+    """A round objective that is the product over the combats of a factor of each one's odds
+    (CP-SAT maximises the sum of their scaled logarithms)."""
+
+    @abstractmethod
+    def factor(self, p: Odds) -> Odds:
+        """One combat's factor, from P(attacker wins): a fraction, or an array of floats."""
+
+    def combat_floats(
+        self,
+        p: np.ndarray[Any, Any],
+        defending: np.ndarray[Any, Any],
+        attacking: np.ndarray[Any, Any],
+    ) -> np.ndarray[Any, Any]:
+        return self.factor(p)
+
+    def combine(self, total: np.ndarray[Any, Any], part: np.ndarray[Any, Any]) -> None:
+        total *= part
 
     def round_exact(
         self, p: Sequence[Fraction], defending: Sequence[int], attacking: Sequence[int]
@@ -286,7 +339,7 @@ class ProductObjective(RoundObjective):
         return prod((self.factor(q) for q in p), start=Fraction(1))
 
 
-class SumObjective(RoundObjective):
+class SumObjective(SeparableObjective):
     """A round objective that is the sum over the combats of what each stand in it is worth,
     by the combat's odds (linear in the stands: CP-SAT's objective is exact in integers)."""
 
@@ -295,17 +348,18 @@ class SumObjective(RoundObjective):
         """What each defending and each attacking stand of a combat adds, from P(attacker wins):
         fractions, or arrays of floats."""
 
-    def round_floats(
+    def combat_floats(
         self,
         p: np.ndarray[Any, Any],
         defending: np.ndarray[Any, Any],
         attacking: np.ndarray[Any, Any],
     ) -> np.ndarray[Any, Any]:
         per_defender, per_attacker = self.weights(p)
-        values: np.ndarray[Any, Any] = (per_defender * defending + per_attacker * attacking).sum(
-            axis=1
-        )
-        return values
+        parts: np.ndarray[Any, Any] = per_defender * defending + per_attacker * attacking
+        return parts
+
+    def combine(self, total: np.ndarray[Any, Any], part: np.ndarray[Any, Any]) -> None:
+        total += part
 
     def round_exact(
         self, p: Sequence[Fraction], defending: Sequence[int], attacking: Sequence[int]

@@ -391,54 +391,32 @@ def squad_spreads(
 ) -> Any:
     """Every legal way to send the squads (4a, 4e): a numpy array (ways, squad classes, combats).
 
-    The same rule as the ``4a`` part of :func:`class_attacks`, built class by class so that a
-    way that can no longer cover every combat it must is not pursued; ``tick`` is called at
-    every step, as in :func:`class_attacks`.
+    The same rule as the ``4a`` part of :func:`class_attacks`, built class by class (in the
+    order of :func:`class_attacks`) so that a way that can no longer cover every combat it must
+    is not pursued; ``tick`` is called at every class.
     """
     import numpy as np
 
     sizes = [counts[c.index] for c in squads]
-    total = sum(sizes)
-    spread_thin = total < combats  # then every combat gets at most one squad
-    found: list[list[Counts]] = []
-
-    def splits(n: int, load: list[int], later: int) -> Iterator[Counts]:
-        """Ways to spread one class's ``n`` squads on top of ``load`` that can still cover."""
-
-        def parts(k: int, rest: int, uncovered: int) -> Iterator[tuple[int, ...]]:
-            tick()
-            if k == combats:
-                if rest == 0:
-                    yield ()
-                return
-            empty_ahead = sum(1 for j in range(k + 1, combats) if not load[j])
-            for m in range(rest, -1, -1):
-                if spread_thin and load[k] + m > 1:
-                    continue
-                still = uncovered + (not load[k] and not m)
-                if not spread_thin and still + empty_ahead > rest - m + later:
-                    continue
-                for tail in parts(k + 1, rest - m, still):
-                    yield (m, *tail)
-
-        return parts(0, n, 0)
-
-    def place(index: int, load: list[int], chosen: list[Counts]) -> None:
+    spread_thin = sum(sizes) < combats  # then every combat gets at most one squad
+    spreads = np.zeros((1, 0, combats), dtype=np.int16)
+    load = np.zeros((1, combats), dtype=np.int16)  # the squads each combat has so far
+    for index, size in enumerate(sizes):
         tick()
-        if index == len(sizes):
-            if sum(1 for n in load if n) >= min(total, combats):
-                found.append(list(chosen))
-            return
-        later = sum(sizes[index + 1 :])
-        for split in splits(sizes[index], load, later):
-            chosen.append(split)
-            place(index + 1, [n + m for n, m in zip(load, split, strict=True)], chosen)
-            chosen.pop()
-
-    place(0, [0] * combats, [])
-    if not squads:
-        return np.zeros((1, 0, combats), dtype=np.int16)
-    return np.array(found, dtype=np.int16).reshape(len(found), len(squads), combats)
+        ways = np.array(list(compositions(size, combats)), dtype=np.int16).reshape(-1, combats)
+        if spread_thin:
+            ways = ways[(ways <= 1).all(axis=1)]
+        rows = np.repeat(np.arange(len(spreads)), len(ways))
+        picks = np.tile(np.arange(len(ways)), len(spreads))
+        after = load[rows] + ways[picks]
+        if spread_thin:
+            keep = (after <= 1).all(axis=1)
+        else:  # the combats still uncovered must be fewer than the squads still to send
+            keep = (after == 0).sum(axis=1) <= sum(sizes[index + 1 :])
+        rows, picks = rows[keep], picks[keep]
+        spreads = np.concatenate([spreads[rows], ways[picks][:, None, :]], axis=1)
+        load = after[keep]
+    return spreads
 
 
 def leader_places(

@@ -30,13 +30,19 @@ import numpy as np
 
 from allocator.core.budget import Budget
 from allocator.games.crossfire.battle import Battle
-from allocator.games.crossfire.objectives import FightObjective, Objective, RoundObjective
+from allocator.games.crossfire.objectives import (
+    FightObjective,
+    Objective,
+    RoundObjective,
+    SeparableObjective,
+)
 from allocator.games.crossfire.rules.base import Counts
 from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.search.classes import Classes
 from allocator.games.crossfire.search.enumeration import (
     DENSE_LIMIT,
     AttackSet,
+    Certainty,
     Grouping,
     Odds,
     SideStats,
@@ -244,7 +250,7 @@ class Engine:
         self,
         lines: RoundLines,
         rounds: int | None,
-        certainty: Callable[[int], np.ndarray] | None = None,
+        certainty: Callable[[int], Certainty] | None = None,
     ) -> list[int] | None:
         """For every grouping of ``lines``, an attack proving the building taken for certain
         (:meth:`proof`), or None as soon as one grouping has none. ``certainty``: each
@@ -252,19 +258,15 @@ class Engine:
         later = None if rounds is None else rounds - 1
         found = []
         for g in range(len(lines.groupings)):
-            attacks = lines.attacks[g]
-            full = np.flatnonzero(attacks.full)
+            full = np.flatnonzero(lines.attacks[g].full)
             if not len(full):
                 return None
             sure = self.certainty(lines, g) if certainty is None else certainty(g)
-            if len(full) < attacks.size:
-                sure = sure[full]
-            order = _fewest_uncertain(sure)
             a = next(
                 (
-                    int(full[row])
-                    for row in order
-                    if self._all_taken(lines, g, int(full[row]), sure[row], later)
+                    a
+                    for a in _fewest_uncertain(full, sure.tally(0)[full])
+                    if self._all_taken(lines, g, a, sure.row(a), later)
                 ),
                 None,
             )
@@ -273,18 +275,10 @@ class Engine:
             found.append(a)
         return found
 
-    def certainty(self, lines: RoundLines, g: int) -> np.ndarray:
-        """Each combat of each attack on grouping ``g`` that opposes them all, on its own: won
-        for certain (1), lost for certain (-1) or either (0); attacks that leave a combat
-        unopposed count as uncertain."""
-        attacks, grouping = lines.attacks[g], lines.groupings[g]
-        full = np.flatnonzero(attacks.full)
-        if len(full) == attacks.size:  # every attack opposes every combat: no copy of them
-            return self.odds.certainty(attacks, slice(None), grouping.stats)
-        sure = np.zeros((attacks.size, len(grouping.comps)), dtype=np.int8)
-        if len(full):
-            sure[full] = self.odds.certainty(attacks, full, grouping.stats)
-        return sure
+    def certainty(self, lines: RoundLines, g: int) -> Certainty:
+        """Each combat of each attack on grouping ``g``, on its own: won for certain, lost for
+        certain or either (:class:`~.enumeration.Certainty`)."""
+        return self.odds.certainty(lines.attacks[g], lines.groupings[g].stats)
 
     def _all_taken(
         self, lines: RoundLines, g: int, a: int, sure: np.ndarray, later: int | None
@@ -375,10 +369,20 @@ class Engine:
         full = np.flatnonzero(attacks.full)
         d_stands = np.array([s.stands for s in grouping.stats])
         every = len(full) == attacks.size
+        separable = self.objective if isinstance(self.objective, SeparableObjective) else None
+        if separable is not None:  # each combat's part of a line's value, by composition
+            p = self.odds.kind_floats(attacks, grouping.stats)
+            parts = separable.combat_floats(p, d_stands, attacks.sides.stands[:, None])
         for start in range(0, len(full), BATCH):  # the attacks that oppose every combat
             # when every attack does, a slice: the attacks' arrays are then not copied
             part: Any = slice(start, start + BATCH) if every else full[start : start + BATCH]
             rows = min(BATCH, len(full) - start)
+            if separable is not None:
+                kinds = attacks.kinds[part]
+                found[part] = separable.combined(
+                    parts[kinds[:, k], k] for k in range(len(grouping.comps))
+                )
+                continue
             found[part] = self._values(
                 lines.index,
                 self.odds.floats(attacks, part, grouping.stats),
@@ -656,13 +660,12 @@ def _distinct_combats(attacks: AttackSet, rows: np.ndarray) -> np.ndarray:
     return np.asarray(rows[keep])
 
 
-def _fewest_uncertain(sure: np.ndarray) -> list[int]:
-    """The first :data:`PROOF_ATTEMPTS` rows of ``sure`` by their number of combats of
-    uncertain outcome (0), in order within each number."""
-    uncertain = (sure == 0).sum(axis=1)
+def _fewest_uncertain(rows: np.ndarray, uncertain: np.ndarray) -> list[int]:
+    """The first :data:`PROOF_ATTEMPTS` of ``rows`` by their number of combats of uncertain
+    outcome (``uncertain``, beside each), in order within each number."""
     picked: list[int] = []
-    for count in range(sure.shape[1] + 1):
-        picked.extend(np.flatnonzero(uncertain == count)[: PROOF_ATTEMPTS - len(picked)].tolist())
+    for count in range(int(uncertain.max(initial=0)) + 1):
+        picked.extend(rows[uncertain == count][: PROOF_ATTEMPTS - len(picked)].tolist())
         if len(picked) == PROOF_ATTEMPTS:
             break
     return picked

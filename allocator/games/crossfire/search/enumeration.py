@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from math import comb, prod
 from typing import Any
 
@@ -46,6 +47,8 @@ STATES = 2**62
 GROUPINGS_TRIED = 20_000
 SPREADS = 2_000_000
 ATTACKS = 2_000_000
+#: Attacking count vectors up to which a round's combats are told apart by a table of them.
+TABLED_OFFSETS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,26 @@ class Space:
         return fighting, sum(defender)
 
 
+def _distinct(offsets: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``offsets`` (each below ``space``) in order, the position in
+    ``offsets`` raveled of one entry of each, and the index of each entry among them (in an
+    array of ``offsets``' shape).
+
+    Up to :data:`TABLED_OFFSETS` values a table over all of them tells them apart in one pass,
+    beyond a sort does (``np.unique``).
+    """
+    flat = offsets.ravel()
+    if space > TABLED_OFFSETS:
+        distinct, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        return distinct, first, inverse.reshape(offsets.shape).astype(np.int32)
+    position = np.full(space, -1, dtype=np.int32)
+    position[flat] = np.arange(len(flat), dtype=np.int32)  # some entry of each value
+    distinct = np.flatnonzero(position >= 0)
+    rank = np.empty(space, dtype=np.int32)
+    rank[distinct] = np.arange(len(distinct), dtype=np.int32)
+    return distinct, position[distinct], rank[offsets]
+
+
 def _product(values: Sequence[int]) -> int:
     result = 1
     for v in values:
@@ -166,28 +189,75 @@ class Grouping:
 class AttackSet:
     """Every useful legal attack on a number of combats, for one set of attacking counts.
 
-    ``counts[a, k, c]`` is how many of attacker class ``c`` attack combat ``k`` in attack ``a``;
-    the other arrays give each attack's combats the odds' inputs and the removal offsets.
+    ``counts[a, k, c]`` is how many of attacker class ``c`` attack combat ``k`` in attack ``a``
+    and ``offsets[a, k]`` what that combat's attackers take off a state when they are lost.
+    However many the attacks, their combats hold few distinct compositions (a company's
+    hundreds of thousands of attacks on four combats send a few hundred): ``kinds[a, k]`` is
+    the composition of combat ``k`` of attack ``a`` among ``sides``, the odds' inputs of each
+    distinct one, so that the odds of every line are worked out once a composition and read
+    by :attr:`cells`.
     """
 
     counts: np.ndarray
     offsets: np.ndarray
-    total: np.ndarray
-    fighters: np.ndarray
-    can_fight: np.ndarray
-    stands: np.ndarray
+    kinds: np.ndarray
+    sides: SideArrays
     full: np.ndarray = field(init=False)
     """Which attacks oppose every combat (step 6 has nothing to do)."""
 
     def __post_init__(self) -> None:
-        self.full = np.asarray(self.stands.min(axis=1) > 0) if self.size else np.zeros(0, bool)
+        opposing = self.sides.stands > 0
+        self.full = opposing[self.kinds].all(axis=1) if self.size else np.zeros(0, bool)
 
     @property
     def size(self) -> int:
         return int(self.counts.shape[0])
 
+    @cached_property
+    def cells(self) -> np.ndarray:
+        """``kinds[a, k] * combats + k``: where combat ``k`` of attack ``a`` is in a table of
+        every composition against each combat, raveled."""
+        combats = self.kinds.shape[1]
+        cells: np.ndarray = self.kinds * combats + np.arange(combats, dtype=self.kinds.dtype)
+        return cells
+
+    @cached_property
+    def total(self) -> np.ndarray:
+        return np.asarray(self.sides.total[self.kinds])
+
+    @cached_property
+    def fighters(self) -> np.ndarray:
+        return np.asarray(self.sides.fighters[self.kinds])
+
+    @cached_property
+    def can_fight(self) -> np.ndarray:
+        return np.asarray(self.sides.can_fight[self.kinds])
+
+    @cached_property
+    def stands(self) -> np.ndarray:
+        return np.asarray(self.sides.stands[self.kinds])
+
     def comps(self, a: int) -> tuple[Counts, ...]:
         return tuple(tuple(int(n) for n in row) for row in self.counts[a])
+
+
+@dataclass(frozen=True)
+class SideArrays:
+    """:class:`SideStats` of many combats' sides, one array a field."""
+
+    total: np.ndarray
+    fighters: np.ndarray
+    can_fight: np.ndarray
+    stands: np.ndarray
+
+    @classmethod
+    def of(cls, stats: Sequence[SideStats]) -> SideArrays:
+        return cls(
+            np.array([s.total for s in stats], dtype=np.int64),
+            np.array([s.fighters for s in stats], dtype=np.int64),
+            np.array([s.can_fight for s in stats], dtype=bool),
+            np.array([s.stands for s in stats], dtype=np.int64),
+        )
 
 
 class View:
@@ -402,22 +472,12 @@ class View:
 
     def _attack_set(self, counts: np.ndarray) -> AttackSet:
         offsets = np.tensordot(counts.astype(np.int64), self.a_weights, axes=([2], [0]))
-        shape = offsets.shape
-        _, first, inverse = np.unique(offsets.ravel(), return_index=True, return_inverse=True)
+        _, first, kinds = _distinct(offsets, self.space.a_size)
         flat = counts.reshape(-1, counts.shape[2])
-        stats = [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]
-
-        def column(values: list[int] | list[bool], dtype: Any) -> np.ndarray:
-            return np.asarray(np.array(values, dtype=dtype)[inverse].reshape(shape))
-
-        return AttackSet(
-            counts,
-            offsets,
-            column([s.total for s in stats], np.int64),
-            column([s.fighters for s in stats], np.int64),
-            column([s.can_fight for s in stats], bool),
-            column([s.stands for s in stats], np.int64),
+        sides = SideArrays.of(
+            [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]
         )
+        return AttackSet(counts, offsets, kinds, sides)
 
     # --- step 6 ---------------------------------------------------------------------------------
 
@@ -455,6 +515,7 @@ class Odds:
         #: 1 where the attacker wins for certain, -1 where he cannot win, 0 between (exactly),
         #: beside each float of the table.
         self.sure = np.zeros(shape, dtype=np.int8)
+        self._certainties: dict[tuple[int, tuple[tuple[int, int, bool], ...]], Certainty] = {}
         if not self.pool:
             for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1):
                 self._work_out(diff + DIFF_LIMIT, 0, 0)
@@ -485,12 +546,24 @@ class Odds:
 
     def floats(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
         """P(attacker wins) of every combat of the given attacks: (attacks, combats)."""
-        return self.of(*_both_sides(attacks, rows, defender))
+        return np.asarray(self.kind_floats(attacks, defender).ravel()[attacks.cells[rows]])
 
-    def certainty(self, attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> np.ndarray:
-        """Exactly whether the attacker wins each combat of the given attacks for certain (1),
-        cannot win it (-1), or either may happen (0): (attacks, combats)."""
-        return self._looked_up(self.sure, (1, -1), *_both_sides(attacks, rows, defender))
+    def kind_floats(self, attacks: AttackSet, defender: Sequence[SideStats]) -> np.ndarray:
+        """P(attacker wins) of each composition of ``attacks`` against each of the defender's
+        combats: (compositions, combats), read by :attr:`AttackSet.kinds`."""
+        return self.of(*_each_kind(attacks, defender))
+
+    def certainty(self, attacks: AttackSet, defender: Sequence[SideStats]) -> Certainty:
+        """Exactly whether the attacker wins each combat of each attack for certain, cannot win
+        it, or either may happen; worked out once for groupings whose combats fight alike (a
+        garrison's FO or sniper may be in either of two combats and change no odds)."""
+        # a kept Certainty holds its attacks, so their id is not reused while it is kept
+        key = (id(attacks), tuple((s.total, s.fighters, s.can_fight) for s in defender))
+        found = self._certainties.get(key)
+        if found is None:
+            sure = self._looked_up(self.sure, (1, -1), *_each_kind(attacks, defender))
+            found = self._certainties[key] = Certainty(sure.astype(np.int8), attacks)
+        return found
 
     def of(
         self,
@@ -538,15 +611,55 @@ class Odds:
         return self._exact(diff, min(a.fighters, self.cap), min(d.fighters, self.cap))
 
 
-def _both_sides(attacks: AttackSet, rows: Any, defender: Sequence[SideStats]) -> tuple[Any, ...]:
-    """The odds' inputs of the given attacks against the defender's combats."""
+class Certainty:
+    """Whether the attacker wins each combat of each attack on one grouping for certain (1),
+    cannot win it (-1) or either may happen (0), exactly; an attack that leaves a combat
+    unopposed counts as uncertain in every combat (step 6 decides its combats).
+
+    ``table`` holds it for each composition of the attacks against each combat
+    (:attr:`AttackSet.kinds`), so that no (attacks, combats) array is built.
+    """
+
+    def __init__(self, table: np.ndarray, attacks: AttackSet):
+        self.table = table
+        self.attacks = attacks
+        self._tallies: dict[int, np.ndarray] = {}
+
+    def row(self, a: int) -> np.ndarray:
+        """Each combat's outcome of attack ``a``."""
+        combats = self.table.shape[1]
+        if not self.attacks.full[a]:
+            return np.zeros(combats, dtype=np.int8)
+        return np.asarray(self.table[self.attacks.kinds[a], np.arange(combats)])
+
+    def tally(self, outcome: int) -> np.ndarray:
+        """How many combats of each attack end ``outcome`` (1, -1 or 0)."""
+        found = self._tallies.get(outcome)
+        if found is None:
+            found = self._tallies[outcome] = self._counted(outcome)
+        return found
+
+    def _counted(self, outcome: int) -> np.ndarray:
+        combats = self.table.shape[1]
+        hits = self.table == outcome
+        count = np.zeros(self.attacks.size, dtype=np.int8)
+        for k in range(combats):
+            count += hits[:, k][self.attacks.kinds[:, k]]
+        count[~self.attacks.full] = combats if outcome == 0 else 0
+        return count
+
+
+def _each_kind(attacks: AttackSet, defender: Sequence[SideStats]) -> tuple[Any, ...]:
+    """The odds' inputs of every composition of ``attacks`` (rows) against each of the
+    defender's combats (columns)."""
+    ours, theirs = attacks.sides, SideArrays.of(defender)
     return (
-        attacks.total[rows],
-        attacks.fighters[rows],
-        attacks.can_fight[rows],
-        np.array([s.total for s in defender]),
-        np.array([s.fighters for s in defender]),
-        np.array([s.can_fight for s in defender]),
+        ours.total[:, None],
+        ours.fighters[:, None],
+        ours.can_fight[:, None],
+        theirs.total,
+        theirs.fighters,
+        theirs.can_fight,
     )
 
 

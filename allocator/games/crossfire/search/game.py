@@ -34,6 +34,7 @@ from allocator.games.crossfire.search.engine import (
     Policy,
     RoundLines,
 )
+from allocator.games.crossfire.search.enumeration import Certainty
 from allocator.games.crossfire.search.lines import Choices, Combats, Line, evaluate
 
 #: The most lines of the first round the enumeration values (beyond, CP-SAT searches).
@@ -223,7 +224,7 @@ class RootGame:
         sure = cache(lambda g: e.certainty(lines, g))  # each grouping's, once it is asked
 
         def winning(g: int) -> np.ndarray:
-            return np.flatnonzero((sure(g) == 1).all(axis=1))
+            return np.flatnonzero(sure(g).tally(1) == len(lines.groupings[g].comps))
 
         won = all(len(winning(g)) for g in groupings)
         proof = None if won else e.proving_attacks(lines, e.rounds, sure)
@@ -255,12 +256,13 @@ class RootGame:
         outcome.playbook = Playbook(self, policy)
         return outcome
 
-    def _hopeless(self, g: int, sure: Callable[[int], np.ndarray]) -> bool:
+    def _hopeless(self, g: int, sure: Callable[[int], Certainty]) -> bool:
         """Whether every attack on grouping ``g`` opposes every combat, loses each for certain
         (``sure``: each grouping's certainty), and leaves the attacker nothing that fights on
         (7b)."""
         attacks = self.lines.attacks[g]
-        if not attacks.size or not attacks.full.all() or not (sure(g) == -1).all():
+        combats = len(self.lines.groupings[g].comps)
+        if not attacks.size or not attacks.full.all() or (sure(g).tally(-1) < combats).any():
             return False
         left = self.lines.index - attacks.offsets.sum(axis=1)
         return all(self.engine.space.winner(int(i)) == "defender" for i in np.unique(left))

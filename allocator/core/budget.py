@@ -191,11 +191,16 @@ class Budget:
 
     def over_memory(self) -> bool:
         """Whether the answer has taken more than the memory limit (looked at every so often)."""
+        return self._looked_mb() > self.memory_mb
+
+    def _looked_mb(self) -> float:
+        """:meth:`taken_mb` as last looked at, looked at again every
+        :data:`MEMORY_LOOK_SECONDS`."""
         now = time.monotonic()
         if now >= self._next_look:
             self._next_look = now + MEMORY_LOOK_SECONDS
             self._held = self.taken_mb()
-        return self._held > self.memory_mb
+        return self._held
 
     def memory_left_mb(self) -> int:
         """MB the work may still take before the memory limit (at least 1)."""
@@ -274,7 +279,7 @@ class Budget:
         ...
         allocator.core.errors.MemoryLimitError: no answer within the memory limit: the lines of ...
         """
-        held = self.taken_mb()
+        held = self._looked_mb()
         if held + nbytes / 2**20 > self.memory_mb:
             raise MemoryLimitError(self.memory_mb, round(held + nbytes / 2**20), what)
 

@@ -222,6 +222,20 @@ class AttackSet:
         return cells
 
     @cached_property
+    def side_kinds(self) -> np.ndarray:
+        """Each composition's place among the distinct sides they make (compositions of other
+        stands may fight alike)."""
+        s = self.sides
+        seen: dict[tuple[int, int, bool, int], int] = {}
+        places = [
+            seen.setdefault(side, len(seen))
+            for side in zip(
+                s.total.tolist(), s.fighters.tolist(), s.can_fight.tolist(), s.stands.tolist()
+            )
+        ]
+        return np.array(places, dtype=np.int32)
+
+    @cached_property
     def total(self) -> np.ndarray:
         return np.asarray(self.sides.total[self.kinds])
 
@@ -531,14 +545,15 @@ class Odds:
         self.table[row, attacker_dice, defender_dice] = float(p)
         self.sure[row, attacker_dice, defender_dice] = int(p == 1) - int(p == 0)
 
-    def _places(self, at: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
-        """Work out the entries at ``at`` that no line has needed yet."""
-        missing = np.isnan(self.table[at])
-        if missing.any():
-            shape = missing.shape
-            places = np.stack([np.broadcast_to(i, shape)[missing] for i in at], axis=1)
-            for row, a, d in np.unique(places, axis=0).tolist():
-                self._work_out(row, a, d)
+    def _cells(self, at: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        """The raveled places of the entries at ``at``, working out those no line has needed
+        yet."""
+        cells = np.ravel_multi_index(at, self.table.shape)
+        missing = cells[np.isnan(self.table.ravel()[cells])]
+        for cell in np.unique(missing).tolist():
+            row, a, d = np.unravel_index(cell, self.table.shape)
+            self._work_out(int(row), int(a), int(d))
+        return cells
 
     def _difference(self, ta: Any, fa: Any, td: Any, fd: Any) -> Any:
         """The difference the table is indexed by (scores compared in pool mode, else totals)."""
@@ -594,8 +609,7 @@ class Odds:
         d = np.minimum(np.maximum(self._difference(ta, fa, td, fd), -DIFF_LIMIT), DIFF_LIMIT)
         if self.pool:
             at = (d + DIFF_LIMIT, np.minimum(fa, self.cap), np.minimum(fd, self.cap))
-            self._places(at)
-            p = table[at]
+            p = table.ravel()[self._cells(at)]
         else:
             p = table[d + DIFF_LIMIT, 0, 0]
         return np.asarray(np.where(ca, np.where(cd, p, ends[0]), ends[1]))

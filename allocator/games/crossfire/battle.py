@@ -190,11 +190,13 @@ class Battle:
     file: str | None = None
     _side_of: dict[str, SideName] = field(default_factory=dict)
     _troops: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _stands: dict[str, Stand] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._side_of = {i: self.defender.name for i in self.defender.stands} | {
             i: self.attacker.name for i in self.attacker.stands
         }
+        self._stands = self.defender.stands | self.attacker.stands  # the rules' hottest lookup
 
     @property
     def capacity(self) -> int:
@@ -222,10 +224,10 @@ class Battle:
         return self._side_of[stand_id]
 
     def stand(self, stand_id: str) -> Stand:
-        return self.side(self.side_of(stand_id)).stands[stand_id]
+        return self._stands[stand_id]
 
     def role(self, stand_id: str) -> Role:
-        return ROLES[self.stand(stand_id).type]
+        return ROLES[self._stands[stand_id].type]
 
     def stand_name(self, stand_id: str) -> str:
         """The stand's readable name ("1st Platoon, 2nd Squad"), or its id where the file gives

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
@@ -399,24 +400,37 @@ def squad_spreads(
 
     sizes = [counts[c.index] for c in squads]
     spread_thin = sum(sizes) < combats  # then every combat gets at most one squad
-    spreads = np.zeros((1, 0, combats), dtype=np.int16)
     load = np.zeros((1, combats), dtype=np.int16)  # the squads each combat has so far
+    splits: list[Any] = []  # each class's ways to split ...
+    taken: list[Any] = []  # ... and the one each spread so far takes
     for index, size in enumerate(sizes):
         tick()
-        ways = np.array(list(compositions(size, combats)), dtype=np.int16).reshape(-1, combats)
-        if spread_thin:
-            ways = ways[(ways <= 1).all(axis=1)]
-        rows = np.repeat(np.arange(len(spreads)), len(ways))
-        picks = np.tile(np.arange(len(ways)), len(spreads))
+        ways = _splits(size, combats, spread_thin)
+        rows, picks = np.divmod(np.arange(len(load) * len(ways)), len(ways))
         after = load[rows] + ways[picks]
         if spread_thin:
             keep = (after <= 1).all(axis=1)
         else:  # the combats still uncovered must be fewer than the squads still to send
             keep = (after == 0).sum(axis=1) <= sum(sizes[index + 1 :])
-        rows, picks = rows[keep], picks[keep]
-        spreads = np.concatenate([spreads[rows], ways[picks][:, None, :]], axis=1)
+        taken = [way[rows[keep]] for way in taken] + [picks[keep]]
+        splits.append(ways)
         load = after[keep]
-    return spreads
+    if not squads:
+        return np.zeros((1, 0, combats), dtype=np.int16)
+    return np.stack([ways[way] for ways, way in zip(splits, taken, strict=True)], axis=1)
+
+
+@cache
+def _splits(size: int, combats: int, one_each: bool) -> Any:
+    """Every way to split ``size`` squads of one class over the combats, most first (with
+    ``one_each``, at most one a combat): a numpy array (ways, combats), kept (read only)."""
+    import numpy as np
+
+    ways = np.array(list(compositions(size, combats)), dtype=np.int16).reshape(-1, combats)
+    if one_each:
+        ways = ways[(ways <= 1).all(axis=1)]
+    ways.flags.writeable = False
+    return ways
 
 
 def leader_places(

@@ -230,7 +230,11 @@ class AttackSet:
         places = [
             seen.setdefault(side, len(seen))
             for side in zip(
-                s.total.tolist(), s.fighters.tolist(), s.can_fight.tolist(), s.stands.tolist()
+                s.total.tolist(),
+                s.fighters.tolist(),
+                s.can_fight.tolist(),
+                s.stands.tolist(),
+                strict=True,
             )
         ]
         return np.array(places, dtype=np.int32)

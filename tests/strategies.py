@@ -190,7 +190,11 @@ def near_legal_allocations(draw: Any, scenario: dict[str, Any]) -> dict[str, Any
 
     battle = battle_from_data(scenario)
     model = RulesModel(battle, depth=REALLOCATION)
-    decisions = [*model.x.values(), *model.y.values(), *model.z.values()]
+    decisions = [
+        *model.grouping.x.values(),
+        *model.attack.y.values(),
+        *model.reallocation.z.values(),
+    ]
     weights = draw(st.lists(st.integers(-3, 3), min_size=len(decisions), max_size=len(decisions)))
     model.model.maximize(sum(w * v for w, v in zip(weights, decisions, strict=True)))
     solver = new_solver(model.model, time_limit=5)

@@ -7,7 +7,10 @@ not loaded yet, ``cp_model`` is imported against a stand-in that has the two nam
 body touches, and the stand-in is removed again, so that a later ``import pandas`` anywhere gets
 the real one. Should a future OR-Tools need more of pandas at import, the plain import is used.
 
-It also holds the one solver factory every game uses, :func:`new_solver`.
+It also holds the one solver factory every game uses, :func:`new_solver`, and, for type
+checking only, the names of what a model is built of (:data:`BoolVar`, :data:`BoolLiteral`,
+:data:`IntVar`, :data:`Expr`), so that a module that builds on a model given to it names its
+types without importing OR-Tools when it runs.
 
 >>> model = cp_model.CpModel()
 >>> x = model.new_bool_var("x")
@@ -64,7 +67,20 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from ortools.sat.python import cp_model
+
+    #: A 0-1 variable: what ``new_bool_var`` makes, or a constant 0 or 1 of ``new_constant``
+    #: (OR-Tools gives both the type of an integer variable).
+    BoolVar: TypeAlias = cp_model.IntVar
+    #: A literal: a 0-1 variable or its negation (``negated()``), as the Boolean constraints and
+    #: ``only_enforce_if`` take it.
+    BoolLiteral: TypeAlias = cp_model.BoolVarT
+    #: An integer variable of ``new_int_var``.
+    IntVar: TypeAlias = cp_model.IntVar
+    #: A linear expression: an integer, a variable, or a sum of them times integers.
+    Expr: TypeAlias = cp_model.LinearExprT
 else:
     cp_model = _load()
 

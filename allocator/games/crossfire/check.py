@@ -54,7 +54,7 @@ def nearest_legal(
         raise budget.ran_out(what) from None
     fresh = list(model.slots)[len(proposal) :]
     for earlier, later in pairwise(fresh):
-        model.model.add_implication(model.used[later], model.used[earlier])
+        model.model.add_implication(model.grouping.used[later], model.grouping.used[earlier])
     model.model.minimize(model.distance_to(allocation, names))
     solver = new_solver(model.model, budget.remaining(floor=0.01), budget.memory_left_mb())
     with budget.stopping(solver.stop_search):

@@ -104,7 +104,9 @@ class OddsTerms:
         )
         has_squad = rules.reify_or([members[s] for s in squads], f"o_hs{attacking}{c}")
         has_commander = rules.reify_or([members[k] for k in commanders], f"o_hk{attacking}{c}")
-        as_squad = leader_rules.as_squads_expression(rules, c, members, has_squad, attacking)
+        as_squad = leader_rules.as_squads_expression(
+            rules, rules.attack, c, members, has_squad, attacking
+        )
         bonus = leader_rules.bonus_expression(
             rules,
             members,
@@ -113,7 +115,7 @@ class OddsTerms:
         )
         total = base + ruleset.value("commander_as_squad") * as_squad + bonus
         if attacking and b.surprised():
-            total += ruleset.value("surprise") * rules.opposed[c]
+            total += ruleset.value("surprise") * rules.attack.opposed[c]
         fighters = sum(members[s] for s in squads + weapons) + as_squad
         fighting = [has_squad, has_commander] + [members[w] for w in weapons]
         if not ruleset.value("lone_noncombatant_loses"):
@@ -143,8 +145,8 @@ class OddsTerms:
 
     def _combat(self, c: int) -> None:
         m, rules = self.model, self.rules
-        defenders = {s: rules.final[s, c] for s in rules.defenders}
-        attackers = {a: rules.y[a, c] for a in rules.attackers}
+        defenders = {s: rules.reallocation.final[s, c] for s in rules.defenders}
+        attackers = {a: rules.attack.y[a, c] for a in rules.attackers}
         att_total, att_dice, _ = self._side(c, attackers, attacking=True)
         def_total, def_dice, def_fights = self._side(c, defenders, attacking=False)
         span = self._span(defenders) + self._span(attackers)
@@ -158,7 +160,7 @@ class OddsTerms:
         a_dice = att_dice if self.mode == "pool" else 1
         d_dice = def_dice if self.mode == "pool" else 1
         state = m.new_int_var(0, len(self.probabilities) - 1, f"o_state{c}")
-        opposed = rules.opposed[c]
+        opposed = rules.attack.opposed[c]
         m.add(
             state == ((clamped + DIFF_LIMIT) * (na + 1) + a_dice) * (nd + 1) + d_dice
         ).only_enforce_if([opposed, def_fights])

@@ -12,7 +12,12 @@ procedure:
 * :mod:`~allocator.games.crossfire.rules.resolution`: 7a, 7b (rolling, and the next round).
 
 :func:`check` runs every family on whatever leading part of the allocation is given;
-:func:`still_to_place` says which stands that part must still place.
+:func:`still_to_place` says which stands that part must still place. The families whose rules
+the CP-SAT model enforces (grouping, attack, reallocation) each create their variables in a
+typed container of their own (:class:`~allocator.games.crossfire.rules.grouping.GroupingVariables`,
+:class:`~allocator.games.crossfire.rules.attack.AttackVariables`,
+:class:`~allocator.games.crossfire.rules.reallocation.ReallocationVariables`), which
+:class:`~allocator.games.crossfire.model.RulesModel` keeps.
 
 >>> from allocator.games.crossfire.battle import battle_from_data
 >>> b = battle_from_data({

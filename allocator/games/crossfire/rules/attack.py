@@ -26,7 +26,6 @@ from allocator.core.text import listing, plural
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.base import (
-    ATTACK,
     Counts,
     Rule,
     StandClass,
@@ -38,9 +37,10 @@ from allocator.games.crossfire.rules.base import (
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
+    from allocator.core.cpsat import BoolLiteral, BoolVar
     from allocator.games.crossfire.rules.base import SharedModel
+    from allocator.games.crossfire.rules.grouping import GroupingVariables
 
-DEPTH = ATTACK
 STEPS = {
     4: "Step 4 - the attacker covers every combat",
     5: "Step 5 - the attacker's leaders join",
@@ -571,95 +571,123 @@ def _with_fewer_squads(
 # --- the CP-SAT constraints -----------------------------------------------------------------
 
 
-def variables(model: SharedModel) -> None:
+@dataclass(frozen=True, eq=False)
+class AttackVariables:
+    """The attacker's answer in CP-SAT (steps 4-5): who assaults each combat slot, who covers it.
+
+    Attributes
+    ----------
+    y : mapping of (str, int) to BoolVar
+        Attacking stand ``a`` assaults slot ``c``: ``y[a, c]`` (every attacking stand has them;
+        4d keeps those of weapons, FOs and snipers at 0).
+    covered : mapping of int to BoolVar
+        An attacking squad assaults the slot.
+    opposed : mapping of int to BoolVar
+        Some attacking squad or leader assaults the slot: it is a fight, not unopposed.
+    fewer : BoolVar
+        The attacker has fewer squads than the defender has combats (4b).
+    acting : mapping of (str, int) to BoolVar
+        Attacking CC or BC ``k`` fights as the squad of slot ``c``, which no squad covers (4b):
+        ``acting[k, c]``, at most one per slot.
+    """
+
+    y: Mapping[tuple[str, int], BoolVar]
+    covered: Mapping[int, BoolVar]
+    opposed: Mapping[int, BoolVar]
+    fewer: BoolVar
+    acting: Mapping[tuple[str, int], BoolVar]
+
+
+def variables(model: SharedModel, grouping: GroupingVariables) -> AttackVariables:
     """``y[a, c]``: attacking stand ``a`` assaults combat slot ``c``; who covers each slot."""
-    b = model.battle
-    model.y = {
-        (a, c): model.new_bool(f"y[{a},{c}]") for a in model.all_attackers for c in model.slots
-    }
+    b, m = model.battle, model.model
+    y = {(a, c): model.new_bool(f"y[{a},{c}]") for a in model.all_attackers for c in model.slots}
     squads = [a for a in model.attackers if b.role(a) == Role.squad]
-    model.covered = {
-        c: model.reify_or([model.y[a, c] for a in squads], f"cov{c}") for c in model.slots
+    covered = {c: model.reify_or([y[a, c] for a in squads], f"cov{c}") for c in model.slots}
+    opposed = {
+        c: model.reify_or([y[a, c] for a in model.attackers], f"opp{c}") for c in model.slots
     }
-    model.opposed = {
-        c: model.reify_or([model.y[a, c] for a in model.attackers], f"opp{c}") for c in model.slots
-    }
-    model.fewer = model.reify_at_least(sum(model.used.values()), len(squads) + 1, "fewer")
+    fewer = model.reify_at_least(sum(grouping.used.values()), len(squads) + 1, "fewer")
     commanders = [a for a in model.attackers if b.is_commander(a)]
-    model.acting = {}
+    acting: dict[tuple[str, int], BoolVar] = {}
     for c in model.slots:
         model.tick()
         for k in commanders:  # who fights as the squad of a combat without squads (4b)
-            act = model.new_bool(f"act[{k},{c}]")
-            model.model.add_implication(act, model.y[k, c])
-            model.model.add_implication(act, model.covered[c].negated())
-            model.model.add_implication(act, model.fewer)
-            model.acting[k, c] = act
-        model.model.add(sum(model.acting[k, c] for k in commanders) <= 1)
+            act = acting[k, c] = model.new_bool(f"act[{k},{c}]")
+            m.add_implication(act, y[k, c])
+            m.add_implication(act, covered[c].negated())
+            m.add_implication(act, fewer)
+        m.add(sum(acting[k, c] for k in commanders) <= 1)
+    return AttackVariables(y=y, covered=covered, opposed=opposed, fewer=fewer, acting=acting)
 
 
-def constrain(model: SharedModel) -> None:
-    m, b = model.model, model.battle
+def constrain(model: SharedModel, grouping: GroupingVariables, attack: AttackVariables) -> None:
+    """4a-4e and 5a-5c on the attack's variables, against the grouping's combats."""
+    m, b, y = model.model, model.battle, attack.y
     squads = [a for a in model.attackers if b.role(a) == Role.squad]
     leaders = [a for a in model.attackers if b.role(a) == Role.leader]
     commanders = [a for a in leaders if b.is_commander(a)]
     for a in model.all_attackers:
         if a not in model.attackers:  # 4d: weapons, FOs and snipers do not assault
             for c in model.slots:
-                m.add(model.y[a, c] == 0)
+                m.add(y[a, c] == 0)
             continue
         for c in model.slots:  # 4c: only against the defender's combats
-            m.add_implication(model.y[a, c], model.used[c])
+            m.add_implication(y[a, c], grouping.used[c])
         if a in squads:  # 4e
-            m.add_exactly_one(model.y[a, c] for c in model.slots)
+            m.add_exactly_one(y[a, c] for c in model.slots)
         else:
-            m.add_at_most_one(model.y[a, c] for c in model.slots)
-    m.add_bool_or([model.y[a, c] for a in model.attackers for c in model.slots])  # 4e: somebody
-    n_combats = sum(model.used.values())
+            m.add_at_most_one(y[a, c] for c in model.slots)
+    m.add_bool_or([y[a, c] for a in model.attackers for c in model.slots])  # 4e: somebody
+    n_combats = sum(grouping.used.values())
     cover_goal = m.new_int_var(0, len(model.slots), "cover_goal")
     m.add_min_equality(cover_goal, [len(squads), n_combats])
-    m.add(sum(model.covered.values()) >= cover_goal)  # 4a
+    m.add(sum(attack.covered.values()) >= cover_goal)  # 4a
     covered_with = []
     for c in model.slots:
-        has_commander = model.reify_or([model.y[k, c] for k in commanders], f"attK{c}")
-        m.add(sum(model.acting[k, c] for k in commanders) == 1).only_enforce_if(
-            [model.fewer, model.covered[c].negated(), has_commander]
+        has_commander = model.reify_or([y[k, c] for k in commanders], f"attK{c}")
+        m.add(sum(attack.acting[k, c] for k in commanders) == 1).only_enforce_if(
+            [attack.fewer, attack.covered[c].negated(), has_commander]
         )
-        covered_with.append(model.reify_or([model.covered[c], has_commander], f"cov2{c}"))
+        covered_with.append(model.reify_or([attack.covered[c], has_commander], f"cov2{c}"))
     goal_4b = m.new_int_var(0, len(model.slots), "goal_4b")
-    joined = sum(model.y[k, c] for k in commanders for c in model.slots)
+    joined = sum(y[k, c] for k in commanders for c in model.slots)
     m.add_min_equality(goal_4b, [n_combats, len(squads) + joined])
-    m.add(sum(covered_with) >= goal_4b).only_enforce_if(model.fewer)  # 4b
-    _leaders_join(model, squads, leaders, commanders)
+    m.add(sum(covered_with) >= goal_4b).only_enforce_if(attack.fewer)  # 4b
+    _leaders_join(model, attack, squads, leaders, commanders)
 
 
 def _leaders_join(
-    model: SharedModel, squads: list[str], leaders: list[str], commanders: list[str]
+    model: SharedModel,
+    attack: AttackVariables,
+    squads: list[str],
+    leaders: list[str],
+    commanders: list[str],
 ) -> None:
     """5a, 5b and 5c."""
-    m, b = model.model, model.battle
+    m, b, y, acting = model.model, model.battle, attack.y, attack.acting
     for leader in leaders:
         model.tick()
         near_squads = [s for s in squads if b.near(leader, s)]
         near_commanders = [k for k in commanders if k != leader and b.near(leader, k)]
         own = [s for s in squads if b.commands(leader, s)]
         for c in model.slots:
-            as_leader: list[Any] = [model.y[leader, c]]
-            if (leader, c) in model.acting:
-                as_leader.append(model.acting[leader, c].negated())
+            as_leader: list[BoolLiteral] = [y[leader, c]]
+            if (leader, c) in acting:
+                as_leader.append(acting[leader, c].negated())
             m.add_bool_or(
-                [model.y[s, c] for s in near_squads] + [model.acting[k, c] for k in near_commanders]
+                [y[s, c] for s in near_squads] + [acting[k, c] for k in near_commanders]
             ).only_enforce_if(as_leader)  # 5a
             if b.platoon_leader(leader):  # 5b
-                m.add_bool_or([model.y[s, c] for s in own]).only_enforce_if(model.y[leader, c])
+                m.add_bool_or([y[s, c] for s in own]).only_enforce_if(y[leader, c])
     for c in model.slots:  # 5c: a second leader only where there are troops to lead
         extra = [
-            model.reify_and([model.y[k, c], model.acting[k, c].negated()], f"lead[{k},{c}]")
-            if (k, c) in model.acting
-            else model.y[k, c]
+            model.reify_and([y[k, c], acting[k, c].negated()], f"lead[{k},{c}]")
+            if (k, c) in acting
+            else y[k, c]
             for k in leaders
         ]
-        fighters = [model.covered[c], *(model.acting[k, c] for k in commanders)]
+        fighters = [attack.covered[c], *(acting[k, c] for k in commanders)]
         m.add_bool_or(fighters).only_enforce_if(model.reify_at_least(sum(extra), 2, f"two{c}"))
 
 

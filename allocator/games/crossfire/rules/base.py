@@ -2,10 +2,10 @@
 
 A *family* is one module of :mod:`allocator.games.crossfire.rules` that owns a group of rules:
 their ids, statements and step titles, the plain checks (solver-agnostic, yielding
-:class:`~allocator.core.violations.Violation` objects), the CP-SAT constraints that encode the
-same rules on the :class:`SharedModel` (which
-:class:`~allocator.games.crossfire.model.RulesModel` assembles from every family), and the
-teaching prose that says what each step asks of a given battle.
+:class:`~allocator.core.violations.Violation` objects), the teaching prose that says what each
+step asks of a given battle and, for the families whose rules the CP-SAT model enforces, the
+variables and constraints that encode the same rules on the :class:`SharedModel` (which
+:class:`~allocator.games.crossfire.model.RulesModel` assembles from those families).
 
 >>> RULE = Rule("2b", 2, "At most one crew-served weapon joins any one squad (or CC/BC).")
 >>> RULE.breach("Two weapons in one combat.", ["h2", "h1", "h1"]).stands
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
@@ -24,10 +24,12 @@ from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
     from allocator.core.budget import Budget
+    from allocator.core.cpsat import BoolLiteral, BoolVar, Expr, cp_model
 
-#: How far into the procedure a family reaches: the allocation part it needs, and the model
-#: depth that builds its variables.
-BUILDING, GROUPING, ATTACK, REALLOCATION, RESOLUTION = 0, 1, 2, 3, 4
+#: How far into the procedure a rules model reaches (its ``depth``): the families whose
+#: variables it builds, the grouping's (steps 1-3), then the attack's (4-5), then the
+#: reallocation's (6); as many of the allocation's parts as it decides.
+GROUPING, ATTACK, REALLOCATION = 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -67,41 +69,21 @@ class StandClass:
     platoon_leader: bool
 
 
-Literal = Any  # a CP-SAT literal or linear expression (OR-Tools has no public type for them)
-
-
 class SharedModel:
-    """The CP-SAT model the families build together: the stands, the combat slots, every
-    family's variables and the helpers that make them.
+    """What the families' CP-SAT parts share: the model, the stands, the combat slots and the
+    helpers that make variables.
 
-    Each family creates its variables here (``variables``) and constrains them and the others'
-    (``constrain``); :class:`~allocator.games.crossfire.model.RulesModel` assembles the
-    families on it and reads its solutions. ``model`` is the ``cp_model.CpModel`` given (this
-    module never imports OR-Tools); ``budget`` bounds the time spent building.
+    The families make their variables here and return them in containers of their own (see
+    :class:`Family`); :class:`~allocator.games.crossfire.model.RulesModel` assembles the
+    families on it, keeps their containers and reads its solutions. ``model`` is the
+    ``cp_model.CpModel`` given (this module never imports OR-Tools); ``budget`` bounds the time
+    spent building.
     """
-
-    x: dict[tuple[str, int], Literal]
-    used: dict[int, Literal]
-    has_squad: dict[int, Literal]
-    has_weapon: dict[int, Literal]
-    head: dict[tuple[str, int], Literal]
-    has_commander: dict[int, Literal]
-    commander_head: dict[int, Literal]
-    y: dict[tuple[str, int], Literal]
-    covered: dict[int, Literal]
-    opposed: dict[int, Literal]
-    fewer: Literal
-    acting: dict[tuple[str, int], Literal]
-    z: dict[tuple[str, int], Literal]
-    stay: dict[tuple[str, int], Literal]
-    leave: dict[tuple[str, int], Literal]
-    moves: dict[str, Literal]
-    final: dict[tuple[str, int], Literal]
 
     def __init__(
         self,
         battle: Battle,
-        model: Any,
+        model: cp_model.CpModel,
         depth: int,
         slots: int | None = None,
         budget: Budget | None = None,
@@ -126,11 +108,11 @@ class SharedModel:
         if self.budget is not None:
             self.budget.check("the rules model")
 
-    def new_bool(self, name: str) -> Literal:
+    def new_bool(self, name: str) -> BoolVar:
         self.tick()  # every family makes its variables here: a large model stops in time
         return self.model.new_bool_var(name)
 
-    def reify_or(self, literals: Sequence[Literal], name: str) -> Literal:
+    def reify_or(self, literals: Sequence[BoolLiteral], name: str) -> BoolVar:
         if not literals:
             return self.model.new_constant(0)
         flag = self.new_bool(name)
@@ -139,13 +121,13 @@ class SharedModel:
             self.model.add_implication(lit, flag)
         return flag
 
-    def reify_and(self, literals: Sequence[Literal], name: str) -> Literal:
+    def reify_and(self, literals: Sequence[BoolLiteral], name: str) -> BoolVar:
         flag = self.new_bool(name)
         self.model.add_bool_and(literals).only_enforce_if(flag)
         self.model.add_bool_or([lit.negated() for lit in literals]).only_enforce_if(flag.negated())
         return flag
 
-    def reify_at_least(self, expr: Literal, bound: int, name: str) -> Literal:
+    def reify_at_least(self, expr: Expr, bound: int, name: str) -> BoolVar:
         flag = self.new_bool(name)
         self.model.add(expr >= bound).only_enforce_if(flag)
         self.model.add(expr < bound).only_enforce_if(flag.negated())
@@ -153,22 +135,22 @@ class SharedModel:
 
 
 class Family(Protocol):
-    """The interface every rule family module offers (modules are its instances)."""
+    """The interface every rule family module offers (modules are its instances).
 
-    DEPTH: int
+    A family whose rules the CP-SAT model enforces also has ``variables``, which creates its
+    variables and returns them in a container defined in its module (a frozen dataclass typed
+    with OR-Tools' types, compared by identity since ``==`` on variables makes a constraint),
+    and ``constrain``, which adds its rules' constraints. Each takes the :class:`SharedModel`
+    and the containers of the families before it that it builds on, so that their signatures
+    differ from family to family and :class:`~allocator.games.crossfire.model.RulesModel` calls
+    each by name.
+    """
+
     STEPS: dict[int, str]
     RULES: tuple[Rule, ...]
 
     def check(self, battle: Battle, allocation: Allocation) -> Iterator[Violation]:
         """Every breach of this family's rules in ``allocation`` (given as far as it needs)."""
-        ...
-
-    def variables(self, model: SharedModel) -> None:
-        """Create this family's decision variables and their definitions in ``model``."""
-        ...
-
-    def constrain(self, model: SharedModel) -> None:
-        """Add the CP-SAT constraints of this family's rules to ``model``."""
         ...
 
     def requirements(self, battle: Battle, step: int) -> list[str]:

@@ -10,18 +10,13 @@ the allocation (even with none), and the CP-SAT model has nothing to constrain f
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from allocator.core.text import plural
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
-from allocator.games.crossfire.rules.base import BUILDING, Rule, book
+from allocator.games.crossfire.rules.base import Rule, book
 from allocator.games.crossfire.schema import Allocation
 
-if TYPE_CHECKING:
-    from allocator.games.crossfire.rules.base import SharedModel
-
-DEPTH = BUILDING
 STEPS = {0: "The building"}
 RULES = (
     Rule(
@@ -64,14 +59,6 @@ def check(battle: Battle, allocation: Allocation | None = None) -> Iterator[Viol
             f"but its capacity is {capacity}: leave {len(fighting) - capacity} outside.",
             fighting,
         )
-
-
-def variables(model: SharedModel) -> None:
-    """Nothing to decide: the building's contents are given."""
-
-
-def constrain(model: SharedModel) -> None:
-    """Nothing to constrain: B1 and B2 are facts of the scenario."""
 
 
 def requirements(battle: Battle, step: int) -> list[str]:

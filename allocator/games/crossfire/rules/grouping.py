@@ -22,14 +22,14 @@ breaks fewest.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
 from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.base import (
-    GROUPING,
     Rule,
     TooManyLines,
     book,
@@ -41,9 +41,9 @@ from allocator.games.crossfire.rules.base import (
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
+    from allocator.core.cpsat import BoolLiteral, BoolVar
     from allocator.games.crossfire.rules.base import SharedModel
 
-DEPTH = GROUPING
 STEPS = {
     1: "Step 1 - the defender splits into the smallest groups",
     2: "Step 2 - crew-served weapons pair up",
@@ -328,88 +328,123 @@ def _anyone_to_join(battle: Battle) -> bool:
 # --- the CP-SAT constraints -----------------------------------------------------------------
 
 
-def variables(model: SharedModel) -> None:
+@dataclass(frozen=True, eq=False)
+class GroupingVariables:
+    """The defender's combats in CP-SAT (steps 1-3): who is in each combat slot, who heads it.
+
+    Each map is keyed by ``(stand, slot)`` or by slot; ``head`` only has the defender's CCs and
+    BCs.
+
+    Attributes
+    ----------
+    x : mapping of (str, int) to BoolVar
+        Defending stand ``s`` is in slot ``c``: ``x[s, c]``.
+    used : mapping of int to BoolVar
+        The slot holds a stand: it is one of the defender's combats.
+    has_squad, has_weapon, has_commander : mapping of int to BoolVar
+        The slot holds a squad; a crew-served weapon; a CC or BC.
+    commander_head : mapping of int to BoolVar
+        A CC or BC heads the slot, which holds no squad (1b); beside a weapon he may instead
+        join it (3b).
+    head : mapping of (str, int) to BoolVar
+        CC or BC ``k`` is the one who heads slot ``c``: ``head[k, c]``.
+    """
+
+    x: Mapping[tuple[str, int], BoolVar]
+    used: Mapping[int, BoolVar]
+    has_squad: Mapping[int, BoolVar]
+    has_weapon: Mapping[int, BoolVar]
+    has_commander: Mapping[int, BoolVar]
+    commander_head: Mapping[int, BoolVar]
+    head: Mapping[tuple[str, int], BoolVar]
+
+
+def variables(model: SharedModel) -> GroupingVariables:
     """``x[s, c]``: defending stand ``s`` is in combat slot ``c``; who each slot holds."""
-    slots, defenders = model.slots, model.defenders
-    model.x = {(s, c): model.new_bool(f"x[{s},{c}]") for s in defenders for c in slots}
-    model.used = {c: model.reify_or([model.x[s, c] for s in defenders], f"used{c}") for c in slots}
+    slots, defenders, m = model.slots, model.defenders, model.model
+    x = {(s, c): model.new_bool(f"x[{s},{c}]") for s in defenders for c in slots}
+    used = {c: model.reify_or([x[s, c] for s in defenders], f"used{c}") for c in slots}
     squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
-    model.has_squad = {
-        c: model.reify_or([model.x[s, c] for s in squads], f"hasS{c}") for c in slots
-    }
-    model.has_weapon = {
-        c: model.reify_or([model.x[w, c] for w in weapons], f"hasW{c}") for c in slots
-    }
-    model.head, model.commander_head, model.has_commander = {}, {}, {}
-    m = model.model
+    has_squad = {c: model.reify_or([x[s, c] for s in squads], f"hasS{c}") for c in slots}
+    has_weapon = {c: model.reify_or([x[w, c] for w in weapons], f"hasW{c}") for c in slots}
+    has_commander: dict[int, BoolVar] = {}
+    commander_head: dict[int, BoolVar] = {}
+    head: dict[tuple[str, int], BoolVar] = {}
     for c in slots:  # who heads a combat without squads: a CC/BC, or its lone weapon
         model.tick()
-        has_commander = model.reify_or([model.x[k, c] for k in model.commanders], f"hasK{c}")
-        headed = model.new_bool(f"hK{c}")
-        m.add_implication(headed, has_commander)
-        m.add_implication(headed, model.has_squad[c].negated())
-        m.add_bool_or([headed, has_commander.negated(), model.has_squad[c], model.has_weapon[c]])
-        model.has_commander[c], model.commander_head[c] = has_commander, headed
+        has_commander[c] = model.reify_or([x[k, c] for k in model.commanders], f"hasK{c}")
+        headed = commander_head[c] = model.new_bool(f"hK{c}")
+        m.add_implication(headed, has_commander[c])
+        m.add_implication(headed, has_squad[c].negated())
+        m.add_bool_or([headed, has_commander[c].negated(), has_squad[c], has_weapon[c]])
         for k in model.commanders:
-            model.head[k, c] = model.new_bool(f"head[{k},{c}]")
-            m.add_implication(model.head[k, c], model.x[k, c])
-        m.add(sum(model.head[k, c] for k in model.commanders) == headed)
+            head[k, c] = model.new_bool(f"head[{k},{c}]")
+            m.add_implication(head[k, c], x[k, c])
+        m.add(sum(head[k, c] for k in model.commanders) == headed)
+    return GroupingVariables(
+        x=x,
+        used=used,
+        has_squad=has_squad,
+        has_weapon=has_weapon,
+        has_commander=has_commander,
+        commander_head=commander_head,
+        head=head,
+    )
 
 
-def constrain(model: SharedModel) -> None:
-    m = model.model
+def constrain(model: SharedModel, grouping: GroupingVariables) -> None:
+    """1a-1c, 2a, 2b and 3a-3d on the grouping's variables."""
+    m, x = model.model, grouping.x
     for s in model.defenders:  # 1c
-        m.add_exactly_one(model.x[s, c] for c in model.slots)
+        m.add_exactly_one(x[s, c] for c in model.slots)
     squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
     for c in model.slots:
-        m.add(sum(model.x[s, c] for s in squads) <= 1)  # 1a
-        m.add(sum(model.x[w, c] for w in weapons) <= 1)  # 2b
+        m.add(sum(x[s, c] for s in squads) <= 1)  # 1a
+        m.add(sum(x[w, c] for w in weapons) <= 1)  # 2b
         if not squads:  # 1b: with no squad present every CC and BC forms his own combat
-            m.add(sum(model.x[k, c] for k in model.commanders) <= 1)
-            m.add(model.commander_head[c] == model.has_commander[c])
-    _weapons_join(model)
-    _leaders_join(model)
+            m.add(sum(x[k, c] for k in model.commanders) <= 1)
+            m.add(grouping.commander_head[c] == grouping.has_commander[c])
+    _weapons_join(model, grouping)
+    _leaders_join(model, grouping)
 
 
-def _weapons_join(model: SharedModel) -> None:
+def _weapons_join(model: SharedModel, grouping: GroupingVariables) -> None:
     """2a: a weapon joins a squad, or a CC/BC head, of its organisational unit."""
-    m, b = model.model, model.battle
+    m, b, x = model.model, model.battle, grouping.x
     for w in model.of_role[Role.weapon]:
         model.tick()
         own_squads = [s for s in model.of_role[Role.squad] if b.same_organisation(w, s)]
         own_commanders = [k for k in model.commanders if b.same_organisation(w, k)]
         for c in model.slots:
-            m.add(sum(model.x[s, c] for s in own_squads) >= 1).only_enforce_if(
-                [model.x[w, c], model.has_squad[c]]
+            m.add(sum(x[s, c] for s in own_squads) >= 1).only_enforce_if(
+                [x[w, c], grouping.has_squad[c]]
             )
-            m.add(sum(model.head[k, c] for k in own_commanders) >= 1).only_enforce_if(
-                [model.x[w, c], model.commander_head[c]]
+            m.add(sum(grouping.head[k, c] for k in own_commanders) >= 1).only_enforce_if(
+                [x[w, c], grouping.commander_head[c]]
             )
 
 
-def _leaders_join(model: SharedModel) -> None:
+def _leaders_join(model: SharedModel, grouping: GroupingVariables) -> None:
     """3a-3d."""
-    m, b = model.model, model.battle
+    m, b, x = model.model, model.battle, grouping.x
     leaders = model.of_role[Role.leader]
     to_join = len(model.of_role[Role.noncombatant]) < len(model.defenders)
     for c in model.slots:
         model.tick()
-        troops = [model.has_squad[c], model.has_weapon[c]]
-        n_leaders = sum(model.x[ld, c] for ld in leaders)
+        troops = [grouping.has_squad[c], grouping.has_weapon[c]]
+        n_leaders = sum(x[ld, c] for ld in leaders)
         m.add(n_leaders <= 1).only_enforce_if([t.negated() for t in troops])  # 3d
         for n in model.of_role[Role.noncombatant] if to_join else []:  # 3a
-            m.add_bool_or([*troops, *(model.x[ld, c] for ld in leaders)]).only_enforce_if(
-                model.x[n, c]
-            )
+            m.add_bool_or([*troops, *(x[ld, c] for ld in leaders)]).only_enforce_if(x[n, c])
         for leader in leaders:
-            joined: list[Any] = [model.x[leader, c]]
-            if (leader, c) in model.head:
-                joined.append(model.head[leader, c].negated())
+            joined: list[BoolLiteral] = [x[leader, c]]
+            if (leader, c) in grouping.head:
+                joined.append(grouping.head[leader, c].negated())
             own = troops_in_building(b, leader)
             if own:  # 3b
-                m.add_bool_or([model.x[u, c] for u in own]).only_enforce_if(joined)
+                m.add_bool_or([x[u, c] for u in own]).only_enforce_if(joined)
             else:  # 3c
-                alone = [flag.negated() for flag in (*troops, model.commander_head[c])]
+                alone = [flag.negated() for flag in (*troops, grouping.commander_head[c])]
                 m.add_bool_and(alone).only_enforce_if(joined)
 
 

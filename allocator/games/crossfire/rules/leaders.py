@@ -21,20 +21,21 @@ These rules score a combat rather than make an allocation legal: the plain odds
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from allocator.core.text import listing
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.attack import acting_commander
-from allocator.games.crossfire.rules.base import RESOLUTION, Rule
+from allocator.games.crossfire.rules.base import Rule
 from allocator.games.crossfire.schema import RATINGS, Allocation, StandType
 
 if TYPE_CHECKING:
+    from allocator.core.cpsat import BoolVar, Expr, IntVar
+    from allocator.games.crossfire.rules.attack import AttackVariables
     from allocator.games.crossfire.rules.base import SharedModel
 
-DEPTH = RESOLUTION
 STEPS: dict[int, str] = {}
 RULES = (
     Rule(
@@ -140,18 +141,23 @@ def as_squads(battle: Battle, ids: Sequence[str], attacking: bool) -> list[str]:
 
 
 def as_squads_expression(
-    model: SharedModel, slot: int, members: dict[str, Any], has_squad: Any, attacking: bool
-) -> Any:
+    model: SharedModel,
+    attack: AttackVariables,
+    slot: int,
+    members: Mapping[str, BoolVar],
+    has_squad: BoolVar,
+    attacking: bool,
+) -> Expr:
     """:func:`as_squads` inside CP-SAT: how many CCs and BCs of one side count as squads in a
     slot, as a linear expression of ``members`` (the side's membership literals there).
 
     For the attacker it is the attack family's choice of who takes the combat as a squad (the
-    literals ``acting[k, slot]``, at most one true, 4b); for the defender every CC and BC there
-    while ``has_squad`` is false.
+    literals ``attack.acting[k, slot]``, at most one true, 4b); for the defender every CC and BC
+    there while ``has_squad`` is false.
     """
     commanders = [s for s in members if model.battle.is_commander(s)]
     if attacking:
-        return sum(model.acting[k, slot] for k in commanders)
+        return sum(attack.acting[k, slot] for k in commanders)
     return sum(
         model.reify_and([members[k], has_squad.negated()], f"o_as{k}{slot}") for k in commanders
     )
@@ -159,10 +165,10 @@ def as_squads_expression(
 
 def bonus_expression(
     model: SharedModel,
-    members: dict[str, Any],
-    troops_there: Callable[[list[str], str], Any],
+    members: Mapping[str, BoolVar],
+    troops_there: Callable[[list[str], str], BoolVar],
     name: str,
-) -> Any:
+) -> IntVar:
     """L1-L3 inside CP-SAT: the bonus of one side of one slot, as an integer variable.
 
     ``members`` maps the side's stands to their membership literals in the slot;
@@ -198,14 +204,6 @@ def bonus_expression(
 def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
     """Scoring rules: nothing for an allocation to break."""
     return iter(())
-
-
-def variables(model: SharedModel) -> None:
-    """Nothing to decide: the bonuses follow from who is where."""
-
-
-def constrain(model: SharedModel) -> None:
-    """Nothing to constrain: the bonuses enter the odds (:func:`bonus_expression`)."""
 
 
 def requirements(battle: Battle, step: int) -> list[str]:

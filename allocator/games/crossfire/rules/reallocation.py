@@ -12,13 +12,13 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.rules.base import (
-    REALLOCATION,
     Counts,
     Rule,
     StandClass,
@@ -29,9 +29,11 @@ from allocator.games.crossfire.rules.base import (
 from allocator.games.crossfire.schema import Allocation
 
 if TYPE_CHECKING:
+    from allocator.core.cpsat import BoolVar, IntVar
+    from allocator.games.crossfire.rules.attack import AttackVariables
     from allocator.games.crossfire.rules.base import SharedModel
+    from allocator.games.crossfire.rules.grouping import GroupingVariables
 
-DEPTH = REALLOCATION
 STEPS = {6: "Step 6 - the defender folds unopposed combats in"}
 RULES = (
     Rule(
@@ -265,38 +267,74 @@ def _balance(classes: Sequence[StandClass], combat: Counts, heads: Sequence[int]
 # --- the CP-SAT constraints -----------------------------------------------------------------
 
 
-def variables(model: SharedModel) -> None:
+@dataclass(frozen=True, eq=False)
+class ReallocationVariables:
+    """The defender's step 6 in CP-SAT: who moves out of an unopposed combat, and where to.
+
+    Attributes
+    ----------
+    z : mapping of (str, int) to BoolVar
+        Defending stand ``s`` of an unopposed combat moves into slot ``c``: ``z[s, c]``.
+    stay : mapping of (str, int) to BoolVar
+        Stand ``s`` is in slot ``c`` and the slot is opposed: it stays there.
+    leave : mapping of (str, int) to BoolVar
+        Stand ``s`` is in slot ``c`` and the slot is unopposed: it leaves it.
+    moves : mapping of str to BoolVar
+        Stand ``s`` is in an unopposed combat, and so moves (6a).
+    final : mapping of (str, int) to BoolVar
+        Stand ``s`` fights in slot ``c`` after step 6, having stayed or moved in.
+    """
+
+    z: Mapping[tuple[str, int], BoolVar]
+    stay: Mapping[tuple[str, int], BoolVar]
+    leave: Mapping[tuple[str, int], BoolVar]
+    moves: Mapping[str, BoolVar]
+    final: Mapping[tuple[str, int], BoolVar]
+
+
+def variables(
+    model: SharedModel, grouping: GroupingVariables, attack: AttackVariables
+) -> ReallocationVariables:
     """``z[s, c]``: a stand of an unopposed combat moves into slot ``c``; who ends where."""
-    model.z = {(s, c): model.new_bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
-    model.stay, model.leave, model.moves = {}, {}, {}
+    x, opposed = grouping.x, attack.opposed
+    z = {(s, c): model.new_bool(f"z[{s},{c}]") for s in model.defenders for c in model.slots}
+    stay: dict[tuple[str, int], BoolVar] = {}
+    leave: dict[tuple[str, int], BoolVar] = {}
+    moves: dict[str, BoolVar] = {}
     for s in model.defenders:
         model.tick()
         for c in model.slots:
-            model.stay[s, c] = model.reify_and([model.x[s, c], model.opposed[c]], f"st[{s},{c}]")
-            model.leave[s, c] = model.reify_and(
-                [model.x[s, c], model.opposed[c].negated()], f"un[{s},{c}]"
-            )
-        model.moves[s] = model.reify_or([model.leave[s, c] for c in model.slots], f"mv[{s}]")
-    model.final = {
-        (s, c): model.reify_or([model.stay[s, c], model.z[s, c]], f"f[{s},{c}]")
+            stay[s, c] = model.reify_and([x[s, c], opposed[c]], f"st[{s},{c}]")
+            leave[s, c] = model.reify_and([x[s, c], opposed[c].negated()], f"un[{s},{c}]")
+        moves[s] = model.reify_or([leave[s, c] for c in model.slots], f"mv[{s}]")
+    final = {
+        (s, c): model.reify_or([stay[s, c], z[s, c]], f"f[{s},{c}]")
         for s in model.defenders
         for c in model.slots
     }
+    return ReallocationVariables(z=z, stay=stay, leave=leave, moves=moves, final=final)
 
 
-def constrain(model: SharedModel) -> None:
-    m = model.model
+def constrain(
+    model: SharedModel,
+    grouping: GroupingVariables,
+    attack: AttackVariables,
+    reallocation: ReallocationVariables,
+) -> None:
+    """6a-6c on the reallocation's variables, after the grouping and the attack."""
+    m, z = model.model, reallocation.z
     for s in model.defenders:
         for c in model.slots:
-            m.add_implication(model.z[s, c], model.opposed[c])  # 6a: into combats with attackers
-        m.add(sum(model.z[s, c] for c in model.slots) == model.moves[s])  # 6a, 6c
+            m.add_implication(z[s, c], attack.opposed[c])  # 6a: into combats with attackers
+        m.add(sum(z[s, c] for c in model.slots) == reallocation.moves[s])  # 6a, 6c
     if not model.battle.ruleset.value("reallocate_one_by_one"):
-        _move_whole_combats(model)
-    _weapon_limit(model)
+        _move_whole_combats(model, reallocation)
+    _weapon_limit(model, grouping, attack, reallocation)
 
 
-def _move_whole_combats(model: SharedModel) -> None:
+def _move_whole_combats(model: SharedModel, reallocation: ReallocationVariables) -> None:
     """6a, under the reading that a reallocated combat moves as a whole."""
+    z, leave = reallocation.z, reallocation.leave
     for s in model.defenders:
         model.tick()
         for t in model.defenders:
@@ -304,19 +342,24 @@ def _move_whole_combats(model: SharedModel) -> None:
                 continue
             for origin in model.slots:
                 for target in model.slots:
-                    model.model.add_implication(
-                        model.z[s, target], model.z[t, target]
-                    ).only_enforce_if([model.leave[s, origin], model.leave[t, origin]])
+                    model.model.add_implication(z[s, target], z[t, target]).only_enforce_if(
+                        [leave[s, origin], leave[t, origin]]
+                    )
 
 
-def _weapon_limit(model: SharedModel) -> None:
+def _weapon_limit(
+    model: SharedModel,
+    grouping: GroupingVariables,
+    attack: AttackVariables,
+    reallocation: ReallocationVariables,
+) -> None:
     """6b, unless every placement of the moving stands breaks it."""
-    m = model.model
+    m, moves = model.model, reallocation.moves
     squads, weapons = model.of_role[Role.squad], model.of_role[Role.weapon]
     is_head = {
         k: model.reify_or(
             [
-                model.reify_and([model.x[k, c], model.has_squad[c].negated()], f"kh[{k},{c}]")
+                model.reify_and([grouping.x[k, c], grouping.has_squad[c].negated()], f"kh[{k},{c}]")
                 for c in model.slots
             ],
             f"isHead[{k}]",
@@ -325,7 +368,7 @@ def _weapon_limit(model: SharedModel) -> None:
     }
     bound = len(model.defenders)
 
-    def balance_of(member: dict[tuple[str, int], Any], c: int, name: str) -> Any:
+    def balance_of(member: Mapping[tuple[str, int], BoolVar], c: int, name: str) -> IntVar:
         heads = [
             model.reify_and([member[k, c], is_head[k]], f"{name}h[{k},{c}]")
             for k in model.commanders
@@ -337,25 +380,25 @@ def _weapon_limit(model: SharedModel) -> None:
         )
         return balance
 
-    def split(balance: Any, name: str) -> tuple[Any, Any]:
+    def split(balance: IntVar, name: str) -> tuple[IntVar, IntVar]:
         plus, minus = m.new_int_var(0, bound, f"{name}+"), m.new_int_var(0, bound, f"{name}-")
         m.add_max_equality(plus, [0, balance])
         m.add_max_equality(minus, [0, -balance])
         return plus, minus
 
-    staying = [balance_of(model.stay, c, "bal") for c in model.slots]
-    arriving = [balance_of(model.z, c, "arr") for c in model.slots]
+    staying = [balance_of(reallocation.stay, c, "bal") for c in model.slots]
+    arriving = [balance_of(reallocation.z, c, "arr") for c in model.slots]
     spare, deficit = zip(
         *(split(b, f"stay{c}") for c, b in zip(model.slots, staying, strict=True)), strict=True
     )
     if model.battle.ruleset.value("reallocate_one_by_one"):  # every stand is an item
-        heads = [
-            model.reify_and([model.moves[k], is_head[k]], f"mh[{k}]") for k in model.commanders
-        ]
-        givers = given = sum(model.moves[s] for s in squads) + sum(heads)
-        moving_weapons = sum(model.moves[w] for w in weapons)
+        heads = [model.reify_and([moves[k], is_head[k]], f"mh[{k}]") for k in model.commanders]
+        givers = given = sum(moves[s] for s in squads) + sum(heads)
+        moving_weapons = sum(moves[w] for w in weapons)
     else:  # every unopposed combat is an item
-        items = [split(balance_of(model.leave, c, "whole"), f"whole{c}") for c in model.slots]
+        items = [
+            split(balance_of(reallocation.leave, c, "whole"), f"whole{c}") for c in model.slots
+        ]
         givers = sum(
             model.reify_at_least(plus, 1, f"giver{i}") for i, (plus, _) in enumerate(items)
         )
@@ -368,7 +411,7 @@ def _weapon_limit(model: SharedModel) -> None:
     m.add(moving_weapons + sum(deficit) <= sum(spare) + given).only_enforce_if(room)
     m.add(moving_weapons + sum(deficit) > sum(spare) + given).only_enforce_if(room.negated())
     for c, stay, arrive in zip(model.slots, staying, arriving, strict=True):
-        m.add(stay + arrive >= 0).only_enforce_if([enough, room, model.opposed[c]])
+        m.add(stay + arrive >= 0).only_enforce_if([enough, room, attack.opposed[c]])
 
 
 # --- the teaching prose ---------------------------------------------------------------------

@@ -20,17 +20,12 @@ rule (:func:`keeps_fighting`) of every state, as the dice of :mod:`..simulate` d
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
 
 from allocator.core.violations import Violation
 from allocator.games.crossfire.battle import Battle, Role
-from allocator.games.crossfire.rules.base import RESOLUTION, Rule
+from allocator.games.crossfire.rules.base import Rule
 from allocator.games.crossfire.schema import Allocation, SideName
 
-if TYPE_CHECKING:
-    from allocator.games.crossfire.rules.base import SharedModel
-
-DEPTH = RESOLUTION
 STEPS = {7: "Step 7 - each combat is rolled"}
 RULES = (
     Rule(
@@ -102,14 +97,6 @@ def winner(battle: Battle, left: Mapping[SideName, Iterable[str]]) -> SideName |
 def check(battle: Battle, allocation: Allocation) -> Iterator[Violation]:
     """Resolution rules: nothing for an allocation to break."""
     return iter(())
-
-
-def variables(model: SharedModel) -> None:
-    """Nothing to decide at resolution: the dice do."""
-
-
-def constrain(model: SharedModel) -> None:
-    """Nothing to constrain at resolution."""
 
 
 def requirements(battle: Battle, step: int) -> list[str]:

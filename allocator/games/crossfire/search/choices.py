@@ -69,7 +69,7 @@ def attacker_choices(stages: Stages, combats: Combats, best: Line) -> Choices:
         top = round(solver.objective_value)
         slack = terms.rounding_slack()
         window = rules.model.clone()
-        window.clear_objective()
+        window.clear_objective()  # type: ignore[no-untyped-call]  # OR-Tools leaves it unannotated
         window.add(objective >= top - slack)
         collector = Collector(stages.attack_reader(rules), cap=ALTERNATIVES_CAP)
         _, status = runner.run(

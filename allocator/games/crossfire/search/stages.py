@@ -56,20 +56,18 @@ class Stages:
     def groupings(self) -> list[Combats]:
         """Every legal defender grouping, once per set of interchangeable stands."""
         rules = RulesModel(self.battle, depth=GROUPING, budget=self.runner.budget)
-        m = rules.model
+        m, x = rules.model, rules.grouping.x
         defenders = rules.defenders
         for i, s in enumerate(defenders):  # canonical slot numbering (restricted growth)
             for c in rules.slots:
                 rules.tick()
                 if c > i:
-                    m.add(rules.x[s, c] == 0)
+                    m.add(x[s, c] == 0)
                 elif c > 0:
-                    m.add_bool_or([rules.x[t, c - 1] for t in defenders[:i]]).only_enforce_if(
-                        rules.x[s, c]
-                    )
+                    m.add_bool_or([x[t, c - 1] for t in defenders[:i]]).only_enforce_if(x[s, c])
 
         def read(cb: Any) -> tuple[tuple[str, ...], ...]:
-            slots = [tuple(s for s in defenders if cb.value(rules.x[s, c])) for c in rules.slots]
+            slots = [tuple(s for s in defenders if cb.value(x[s, c])) for c in rules.slots]
             return tuple(slot for slot in slots if slot)
 
         collector = Collector(read, cap=ENUMERATION_CAP)
@@ -108,7 +106,7 @@ class Stages:
         """The model of the attacks that oppose every combat, with their odds."""
         rules, names = self.fixed_model(combats, REALLOCATION)
         for c in rules.slots:
-            rules.model.add(rules.opposed[c] == 1)
+            rules.model.add(rules.attack.opposed[c] == 1)
         order_identical_attackers(rules)
         return rules, names, OddsTerms(rules, self.objective)
 
@@ -119,9 +117,11 @@ class Stages:
         ]
 
     def attack_reader(self, rules: RulesModel) -> Any:
+        y = rules.attack.y
+
         def read(cb: Any) -> tuple[tuple[str, ...], ...]:
             return tuple(
-                tuple(a for a in rules.attackers if cb.value(rules.y[a, c])) for c in rules.slots
+                tuple(a for a in rules.attackers if cb.value(y[a, c])) for c in rules.slots
             )
 
         return read
@@ -131,7 +131,7 @@ class Stages:
         if len(self.battle.attacker.ids(Role.squad)) >= len(combats):
             return []
         rules, names = self.fixed_model(combats, ATTACK)
-        rules.model.add(sum(rules.opposed.values()) <= len(rules.slots) - 1)
+        rules.model.add(sum(rules.attack.opposed.values()) <= len(rules.slots) - 1)
         order_identical_attackers(rules)
         collector = Collector(self.attack_reader(rules), cap=ENUMERATION_CAP)
         self.runner.run(rules.model, collector, enumerate_all=True)

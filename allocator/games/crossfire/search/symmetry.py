@@ -90,10 +90,9 @@ def order_identical_attackers(rules: RulesModel) -> None:
     TimeLimitError
         When the model's budget runs out.
     """
-    out = len(rules.slots)
+    out, y = len(rules.slots), rules.attack.y
     index = {
-        a: sum(c * rules.y[a, c] for c in rules.slots)
-        + out * (1 - sum(rules.y[a, c] for c in rules.slots))
+        a: sum(c * y[a, c] for c in rules.slots) + out * (1 - sum(y[a, c] for c in rules.slots))
         for a in rules.attackers
     }
     previous: dict[tuple[Any, ...], str] = {}

@@ -23,7 +23,7 @@ from allocator.core.reader import read_file as read_data
 from allocator.games.crossfire.battle import Battle, load_battle
 from allocator.games.crossfire.rules import CHECKED_RULES as RULES
 
-SCENARIO_DIR = Path(__file__).resolve().parent.parent / "models" / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "models" / "scenarios"
 SCENARIOS = sorted(p for p in SCENARIO_DIR.iterdir() if p.suffix in {".yaml", ".yml", ".json"})
 
 #: Rules about the building as a whole: their violations name no stands.

@@ -106,8 +106,8 @@ def largest_random_cases(
     every run), with at most ``most`` defenders and attackers (default: as the tests)."""
     import oracle
     from hypothesis import HealthCheck, Phase, given, settings
+    from search.test_solve_oracle import SMALL
     from strategies import scenarios
-    from test_solve_oracle import SMALL
 
     drawn: list[dict[str, Any]] = []
 

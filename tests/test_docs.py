@@ -338,7 +338,7 @@ def same_line(shown: str, printed: str) -> bool:
     return printed == shown
 
 
-#: The files of docs/sweep.md's refusals, beside the cottage of tests/test_sweep.py.
+#: The files of docs/sweep.md's refusals, beside the cottage of tests/crossfire/test_sweep.py.
 SWEEP_SPECS = {
     "capacity.yaml": "scenario: cottage.yaml\nvary:\n  building.capcity: [2, 3]\n",
     "quality.yaml": "scenario: cottage.yaml\nvary:\n  attacker.quality: [green, elite]\n",
@@ -355,7 +355,7 @@ def test_the_sweep_pages_refusals_are_real(
 ) -> None:
     """Each refusal docs/sweep.md shows is what the command says, in full: a spec of
     :data:`SWEEP_SPECS`, or the cottage's sweep resumed from a file whose line 4 is cut."""
-    from test_sweep import SCENARIO, SPEC
+    from crossfire.test_sweep import SCENARIO, SPEC
 
     command, shown = session
     monkeypatch.chdir(tmp_path)

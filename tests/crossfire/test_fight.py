@@ -31,7 +31,7 @@ from allocator.games.crossfire.search.solve import solve
 from allocator.games.crossfire.service import answer_of
 from allocator.games.crossfire.simulate import trials
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "models" / "scenarios" / "fight-together-or-apart.yaml"
 COMPLETE = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 SMALL = scenarios(max_defenders=3, max_attackers=3)

@@ -23,7 +23,7 @@ from allocator.games.crossfire.battle import battle_from_data, load_battle
 from allocator.games.crossfire.play import dice_of, next_scenario, play_round, rolls_of
 from allocator.games.crossfire.simulate import simulate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "models" / "scenarios"
 #: d1 and h1 (total 0) against a1 and a2 (2) in A; h2 alone (-1) against a3 and a4 (2) in B.
 GUIDE = SCENARIOS / "guide-2hmg-1squad-v-4.yaml"

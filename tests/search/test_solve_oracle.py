@@ -78,10 +78,7 @@ def test_cp_sat_matches_oracle(scenario: dict[str, Any], objective: str, data: A
 @pytest.mark.parametrize("objective", ["sweep", "exchange"])
 def test_guide_example_matches_oracle(objective: str, engine: str) -> None:
     battle = load_battle(
-        Path(__file__).resolve().parent.parent
-        / "models"
-        / "scenarios"
-        / "guide-2hmg-1squad-v-4.yaml"
+        Path(__file__).resolve().parents[2] / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
     )
     with search(engine):
         found = solve(battle, "defender", objective_named(objective))

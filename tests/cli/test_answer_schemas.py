@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from allocator.cli.app import app
 from allocator.core.reader import read_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "models" / "scenarios"
 LEGAL = SCENARIOS / "guide-2hmg-1squad-v-4.yaml"
 ILLEGAL = SCENARIOS / "guide-2hmg-1squad-v-4-both-pair.yaml"

@@ -46,7 +46,7 @@ from allocator.games.crossfire.sweep import (
     variant,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = folder("sweeps") / "farmhouse-quality.yaml"
 runner = CliRunner()
 

@@ -31,7 +31,7 @@ from allocator.games.crossfire.objectives import (
 from allocator.games.crossfire.odds import DIFF_LIMIT, round_answer, round_odds, win_probability
 from allocator.games.crossfire.schema import Expect
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 ROUND_OBJECTIVES = [o for o in OBJECTIVES.values() if isinstance(o, RoundObjective)]
 FIGHT_OBJECTIVES = [o for o in OBJECTIVES.values() if isinstance(o, FightObjective)]

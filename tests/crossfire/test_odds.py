@@ -26,7 +26,7 @@ from allocator.games.crossfire.odds import (
 )
 from allocator.games.crossfire.search.enumeration import Odds
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
 
 #: docs/rules.md (the combat model): P(the side ahead by d wins), one d6 each, ties re-rolled.

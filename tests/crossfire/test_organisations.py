@@ -308,7 +308,8 @@ def test_each_new_organisation_fights_in_an_org_scenario(name: str) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_an_org_scenario_is_legal_and_states_its_exact_values(path: Path) -> None:
-    """tests/test_scenarios.py holds `cfalloc check` and `cfalloc solve` (both sides) to these."""
+    """tests/crossfire/test_scenarios.py holds `cfalloc check` and `cfalloc solve` (both sides)
+    to these."""
     data = read_file(path)
     assert re.fullmatch(r"org-[a-z]+(-[a-z]+)*-v-[a-z]+-[a-z]+", path.stem)
     assert data["expect"]["legal"] is True and set(data["expect"]["solve"]) == {"sweep", "take"}

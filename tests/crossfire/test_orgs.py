@@ -19,7 +19,7 @@ from allocator.games.crossfire.battle import Battle, Role, battle_from_data
 from allocator.games.crossfire.orgs import OrgGraph
 from allocator.games.crossfire.schema import Organisation, StandType, UnitKind
 
-ORG_DIR = Path(__file__).resolve().parent.parent / "models" / "orgs"
+ORG_DIR = Path(__file__).resolve().parents[2] / "models" / "orgs"
 ORGS = sorted(p.stem for p in ORG_DIR.glob("*.yaml"))
 
 #: A small inline force to stand opposite an organisation.

@@ -18,10 +18,7 @@ from allocator.games.crossfire.objectives import objective_named
 
 BASE = yaml.safe_load(
     (
-        Path(__file__).resolve().parent.parent
-        / "models"
-        / "scenarios"
-        / "guide-2hmg-1squad-v-4.yaml"
+        Path(__file__).resolve().parents[2] / "models" / "scenarios" / "guide-2hmg-1squad-v-4.yaml"
     ).read_text("utf-8")
 )
 JUNK = st.one_of(

@@ -27,7 +27,7 @@ def trials(*args: Any, **kwargs: Any) -> dict[str, Any]:
     return simulation.trials(*args, objective=ONE_ROUND, **kwargs).to_json()
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "models" / "scenarios"
 SEED = SCENARIOS / "guide-2hmg-1squad-v-4.yaml"
 TRIALS = 4000

@@ -12,7 +12,7 @@ from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import check
 from allocator.games.crossfire.search.solve import solve
 
-SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "models" / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "models" / "scenarios").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

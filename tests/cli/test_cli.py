@@ -27,7 +27,7 @@ import allocator.games.crossfire.search.solve
 from allocator.cli.app import app
 from allocator.core.budget import Budget
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "models" / "scenarios"
 LEGAL = SCENARIOS / "guide-2hmg-1squad-v-4.yaml"
 ILLEGAL = SCENARIOS / "guide-rifle-and-cc-v-2-smg-illegal.yaml"

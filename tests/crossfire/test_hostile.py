@@ -35,7 +35,7 @@ from allocator.core.library import folder
 from allocator.core.limits import default_limits
 from allocator.core.text import escaped
 
-CORPUS = Path(__file__).resolve().parent / "data" / "hostile"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "hostile"
 EXPECT: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expect.yaml").read_text("utf-8"))
 #: Every Crossfire command that reads a scenario, as it is run on the corpus.
 COMMANDS = {
@@ -426,7 +426,7 @@ def test_a_profile_path_never_leads_out_of_the_scenarios_folder(tmp_path: Path, 
 
 # ---------------------------------------------------------------- round three (issue 21)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ from allocator.games import format_model, formats
 from allocator.games.crossfire.battle import battle_from_data
 from allocator.games.crossfire.schema import Scenario
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "hostile"
 LEGAL = folder("scenarios") / "guide-2hmg-1squad-v-4.yaml"
 BASE: dict[str, Any] = yaml.safe_load(LEGAL.read_text("utf-8"))

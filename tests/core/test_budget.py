@@ -146,7 +146,7 @@ def test_cp_sat_gets_what_the_memory_budget_has_left() -> None:
 
 
 def test_a_command_past_its_memory_limit_exits_3_naming_it() -> None:
-    scenario = Path(__file__).resolve().parent.parent / "bench/company-v-town-house.yaml"
+    scenario = Path(__file__).resolve().parents[2] / "bench/company-v-town-house.yaml"
     done = subprocess.run(
         [sys.executable, "-m", "allocator.cli", "solve", str(scenario), "--time-limit", "60"],
         capture_output=True,
@@ -160,9 +160,7 @@ def test_a_command_past_its_memory_limit_exits_3_naming_it() -> None:
 
 def test_a_command_counts_its_start_up_against_its_time_limit() -> None:
     """A process that spent its limit before the command started answers exit 3 at once."""
-    scenario = (
-        Path(__file__).resolve().parent.parent / "models/scenarios/guide-2hmg-1squad-v-4.yaml"
-    )
+    scenario = Path(__file__).resolve().parents[2] / "models/scenarios/guide-2hmg-1squad-v-4.yaml"
     code = (
         "import sys, time\n"
         "time.sleep(1.2)  # a slow start-up\n"

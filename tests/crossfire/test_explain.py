@@ -7,7 +7,7 @@ the optimal line of play) must equal the committed file ``tests/golden/explain-<
 When the explanation changes on purpose, regenerate the golden files and read the diff before
 committing it::
 
-    CFALLOC_UPDATE_GOLDEN=1 python -m pytest tests/test_explain.py
+    CFALLOC_UPDATE_GOLDEN=1 python -m pytest tests/crossfire/test_explain.py
 
 With that variable set, the tests write the files instead of comparing them.
 """
@@ -27,8 +27,8 @@ from allocator.games.crossfire.explain import explain
 from allocator.games.crossfire.objectives import objective_named
 from allocator.games.crossfire.rules import RULES
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "golden"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SCENARIOS = ROOT / "models" / "scenarios"
 EXAMPLES = [*sorted(SCENARIOS.glob("guide-*.yaml")), ROOT / "bench" / "platoon-v-squad-hmg-pc.yaml"]
 UPDATE = os.environ.get("CFALLOC_UPDATE_GOLDEN") == "1"

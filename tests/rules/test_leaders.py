@@ -15,7 +15,7 @@ import pytest
 
 from allocator.core.cpsat import cp_model, new_solver
 from allocator.games.crossfire.battle import Battle, battle_from_data
-from allocator.games.crossfire.rules.base import RESOLUTION, SharedModel
+from allocator.games.crossfire.rules.base import REALLOCATION, SharedModel
 from allocator.games.crossfire.rules.leaders import bonus_expression, bonus_parts
 
 #: A battalion of two companies; the first has platoons p1 and p2, the second p3.
@@ -65,7 +65,7 @@ def bonuses(battle: Battle, ids: list[str]) -> tuple[int, int]:
     by the CP-SAT expression solved with every defending stand's membership fixed."""
     plain = sum(rating for _, rating in bonus_parts(battle, ids))
     model = cp_model.CpModel()
-    shared = SharedModel(battle, model, depth=RESOLUTION)
+    shared = SharedModel(battle, model, depth=REALLOCATION)
     members = {}
     for stand in battle.defender.ids():
         members[stand] = model.new_bool_var(stand)

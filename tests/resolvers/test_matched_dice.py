@@ -252,7 +252,9 @@ def test_more_sps_never_win_less_without_a_break_test(defender, rounds, ties):
 
 
 @pytest.mark.parametrize(
-    "break_test", [no_break_test, BreakOnLoss(attacker="1/6", defender="1/3")], ids=str
+    "break_test",
+    [no_break_test, BreakOnLoss(attacker="1/6", defender="1/3")],
+    ids=["no-break-test", "break-on-loss"],
 )
 def test_past_the_strength_that_matters_more_sps_win_the_same(break_test):
     _, _, plan = plan_of(2, 2, 1, "cancel", break_test)

@@ -131,6 +131,8 @@ def solve_game(
     try:
         return root.solve(side)
     except (OutOfTime, TimeLimitError):
+        if budget.cancelled:  # nobody waits for the best found: the work ends here
+            raise budget.ran_out() from None
         return root.bounded(side)
 
 

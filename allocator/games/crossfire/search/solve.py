@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from allocator.core.budget import Budget
-from allocator.core.errors import InputError, TimeLimitError
+from allocator.core.errors import InputError, TimeLimitError, WorkCancelled
 from allocator.games.crossfire.battle import Battle, Role
 from allocator.games.crossfire.objectives import (
     DEFAULT_OBJECTIVE,
@@ -164,6 +164,8 @@ def solve(
             return _fight_beyond_reach(battle, side, objective, rounds, search, given, warnings)
         # a round objective is its own first round
         return _by_cp_sat(battle, side, objective.first_round, search, given, warnings)
+    except WorkCancelled:
+        raise  # nobody waits for a legal line
     except TimeLimitError:
         return _any_legal_line(battle, side, objective, rounds, budget, given, warnings)
 

@@ -132,9 +132,9 @@ class Space:
         return fighting, sum(defender)
 
 
-def _distinct(offsets: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct values of ``offsets`` (each below ``space``) in order, the position in
-    ``offsets`` raveled of one entry of each, and the index of each entry among them (in an
+def _distinct(offsets: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where one entry of each distinct value of ``offsets`` (each below ``space``) is in
+    ``offsets`` raveled, the values in order; and the index of each entry among them (in an
     array of ``offsets``' shape).
 
     Up to :data:`TABLED_OFFSETS` values a table over all of them tells them apart in one pass,
@@ -142,14 +142,14 @@ def _distinct(offsets: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, 
     """
     flat = offsets.ravel()
     if space > TABLED_OFFSETS:
-        distinct, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-        return distinct, first, inverse.reshape(offsets.shape).astype(np.int32)
+        _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        return first, inverse.reshape(offsets.shape).astype(np.int32)
     position = np.full(space, -1, dtype=np.int32)
     position[flat] = np.arange(len(flat), dtype=np.int32)  # some entry of each value
     distinct = np.flatnonzero(position >= 0)
     rank = np.empty(space, dtype=np.int32)
     rank[distinct] = np.arange(len(distinct), dtype=np.int32)
-    return distinct, position[distinct], rank[offsets]
+    return position[distinct], rank[offsets]
 
 
 def _product(values: Sequence[int]) -> int:
@@ -490,7 +490,7 @@ class View:
 
     def _attack_set(self, counts: np.ndarray) -> AttackSet:
         offsets = np.tensordot(counts.astype(np.int64), self.a_weights, axes=([2], [0]))
-        _, first, kinds = _distinct(offsets, self.space.a_size)
+        first, kinds = _distinct(offsets, self.space.a_size)
         flat = counts.reshape(-1, counts.shape[2])
         sides = SideArrays.of(
             [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]

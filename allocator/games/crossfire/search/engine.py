@@ -48,7 +48,6 @@ from allocator.games.crossfire.search.enumeration import (
     SideStats,
     Space,
     View,
-    stats_of,
 )
 
 #: Float values closer than this are compared again with fractions (float errors are ~1e-13).
@@ -389,7 +388,7 @@ class Engine:
                 np.broadcast_to(grouping.offsets, (rows, len(grouping.offsets))),
                 attacks.offsets[part],
                 np.broadcast_to(d_stands, (rows, len(d_stands))),
-                attacks.stands[part],
+                attacks.sides.stands[attacks.kinds[part]],
                 later,
             )
         partly = np.flatnonzero(~attacks.full)
@@ -412,7 +411,7 @@ class Engine:
         :attr:`RoundLines.reallocations`: the attacks that oppose the same combats share one
         array of lines (each attack crossed with each way the defender may fold)."""
         view, grouping, attacks = lines.view, lines.groupings[g], lines.attacks[g]
-        opposed = attacks.stands[rows] > 0
+        opposed = attacks.sides.stands[attacks.kinds[rows]] > 0
         for mask in np.unique(opposed, axis=0):
             finals = view.reallocations(grouping, [bool(m) for m in mask])
             alike = rows[(opposed == mask).all(axis=1)]
@@ -439,15 +438,12 @@ class Engine:
         d_off = np.array([[view.offset("defender", c) for c in final] for final in finals])
         d_stands = np.array([[s.stands for s in row] for row in stats])
         pick = np.ix_(same, active)
-        ta, td = _crossed(attacks.total[pick], np.array([[s.total for s in r] for r in stats]))
-        fa, fd = _crossed(
-            attacks.fighters[pick], np.array([[s.fighters for s in r] for r in stats])
-        )
-        ca, cd = _crossed(
-            attacks.can_fight[pick], np.array([[s.can_fight for s in r] for r in stats])
-        )
+        ours = attacks.sides.at(attacks.kinds[pick])
+        ta, td = _crossed(ours.total, np.array([[s.total for s in r] for r in stats]))
+        fa, fd = _crossed(ours.fighters, np.array([[s.fighters for s in r] for r in stats]))
+        ca, cd = _crossed(ours.can_fight, np.array([[s.can_fight for s in r] for r in stats]))
         a_off, d_offsets = _crossed(attacks.offsets[pick], d_off)
-        a_stands, d_counted = _crossed(attacks.stands[pick], d_stands)
+        a_stands, d_counted = _crossed(ours.stands, d_stands)
         values = self._values(
             lines.index,
             self.odds.of(ta, fa, ca, td, fd, cd),
@@ -575,20 +571,20 @@ class Engine:
         grouping, attacks = lines.groupings[g], lines.attacks[g]
         if attacks.full[a]:
             combats = [
-                (grouping.stats[k], stats_of(attacks, a, k), int(grouping.offsets[k]))
+                (grouping.stats[k], attacks.stats_of(a, k), int(grouping.offsets[k]))
                 for k in range(len(grouping.comps))
             ]
             return self._exact_line(lines.index, attacks, a, combats, later, Option(g, a))
         best: tuple[Fraction, Policy] | None = None
         view = lines.view
-        active = [k for k in range(len(grouping.comps)) if attacks.stands[a, k]]
+        active = [k for k in range(len(grouping.comps)) if attacks.stats_of(a, k).stands]
         for finals, value in self.reallocation_values(lines, g, a, later):
             if value > float_value + EPSILON:
                 continue
             combats = [
                 (
                     view.stats("defender", comp),
-                    stats_of(attacks, a, k),
+                    attacks.stats_of(a, k),
                     view.offset("defender", comp),
                 )
                 for comp, k in zip(finals, active, strict=True)

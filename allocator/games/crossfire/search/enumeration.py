@@ -193,7 +193,7 @@ class AttackSet:
     and ``offsets[a, k]`` what that combat's attackers take off a state when they are lost.
     However many the attacks, their combats hold few distinct compositions (a company's
     hundreds of thousands of attacks on four combats send a few hundred): ``kinds[a, k]`` is
-    the composition of combat ``k`` of attack ``a`` among ``sides``, the odds' inputs of each
+    the composition of combat ``k`` of attack ``a`` among ``stats``, the odds' inputs of each
     distinct one, so that the odds of every line are worked out once a composition and read
     by :attr:`cells`.
     """
@@ -201,11 +201,14 @@ class AttackSet:
     counts: np.ndarray
     offsets: np.ndarray
     kinds: np.ndarray
-    sides: SideArrays
+    stats: list[SideStats]
+    sides: SideArrays = field(init=False)
+    """``stats`` as arrays, one a field: index them by ``kinds``."""
     full: np.ndarray = field(init=False)
     """Which attacks oppose every combat (step 6 has nothing to do)."""
 
     def __post_init__(self) -> None:
+        self.sides = SideArrays.of(self.stats)
         opposing = self.sides.stands > 0
         self.full = opposing[self.kinds].all(axis=1) if self.size else np.zeros(0, bool)
 
@@ -225,35 +228,12 @@ class AttackSet:
     def side_kinds(self) -> np.ndarray:
         """Each composition's place among the distinct sides they make (compositions of other
         stands may fight alike)."""
-        s = self.sides
-        seen: dict[tuple[int, int, bool, int], int] = {}
-        places = [
-            seen.setdefault(side, len(seen))
-            for side in zip(
-                s.total.tolist(),
-                s.fighters.tolist(),
-                s.can_fight.tolist(),
-                s.stands.tolist(),
-                strict=True,
-            )
-        ]
-        return np.array(places, dtype=np.int32)
+        seen: dict[SideStats, int] = {}
+        return np.array([seen.setdefault(s, len(seen)) for s in self.stats], dtype=np.int32)
 
-    @cached_property
-    def total(self) -> np.ndarray:
-        return np.asarray(self.sides.total[self.kinds])
-
-    @cached_property
-    def fighters(self) -> np.ndarray:
-        return np.asarray(self.sides.fighters[self.kinds])
-
-    @cached_property
-    def can_fight(self) -> np.ndarray:
-        return np.asarray(self.sides.can_fight[self.kinds])
-
-    @cached_property
-    def stands(self) -> np.ndarray:
-        return np.asarray(self.sides.stands[self.kinds])
+    def stats_of(self, a: int, k: int) -> SideStats:
+        """The attacking side's stats of combat ``k`` of attack ``a``."""
+        return self.stats[int(self.kinds[a, k])]
 
     def comps(self, a: int) -> tuple[Counts, ...]:
         return tuple(tuple(int(n) for n in row) for row in self.counts[a])
@@ -275,6 +255,12 @@ class SideArrays:
             np.array([s.fighters for s in stats], dtype=np.int64),
             np.array([s.can_fight for s in stats], dtype=bool),
             np.array([s.stands for s in stats], dtype=np.int64),
+        )
+
+    def at(self, places: np.ndarray) -> SideArrays:
+        """The sides at ``places`` (an array of indices, of any shape)."""
+        return SideArrays(
+            self.total[places], self.fighters[places], self.can_fight[places], self.stands[places]
         )
 
 
@@ -492,10 +478,8 @@ class View:
         offsets = np.tensordot(counts.astype(np.int64), self.a_weights, axes=([2], [0]))
         first, kinds = _distinct(offsets, self.space.a_size)
         flat = counts.reshape(-1, counts.shape[2])
-        sides = SideArrays.of(
-            [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]
-        )
-        return AttackSet(counts, offsets, kinds, sides)
+        stats = [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]
+        return AttackSet(counts, offsets, kinds, stats)
 
     # --- step 6 ---------------------------------------------------------------------------------
 
@@ -678,14 +662,4 @@ def _each_kind(attacks: AttackSet, defender: Sequence[SideStats]) -> tuple[Any, 
         theirs.total,
         theirs.fighters,
         theirs.can_fight,
-    )
-
-
-def stats_of(attacks: AttackSet, a: int, k: int) -> SideStats:
-    """The attacking side's stats of combat ``k`` of attack ``a``."""
-    return SideStats(
-        int(attacks.total[a, k]),
-        int(attacks.fighters[a, k]),
-        bool(attacks.can_fight[a, k]),
-        int(attacks.stands[a, k]),
     )

@@ -55,6 +55,8 @@ from allocator.core.limits import default_limits
 
 #: How often, at most, a budget's checks read the process's resident size.
 MEMORY_LOOK_SECONDS = 0.01
+#: How often an alarm rings again after its first ring, until its block has ended (:func:`alarm`).
+ALARM_REPEAT_SECONDS = 0.005
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 
 #: When the answer being worked on was asked for (``time.monotonic()``); unset: now.
@@ -310,6 +312,11 @@ def alarm(budget: Budget, what: str) -> Iterator[None]:
     thread only, between two steps of Python; elsewhere, or without ``SIGALRM``, the block runs
     unbounded.
 
+    A ring can land where Python swallows what is raised (a garbage collector's callback, a
+    ``__del__``), so it rings again every ``ALARM_REPEAT_SECONDS`` until the block has ended,
+    and a block that ends after a ring raises all the same: past the deadline, the answer is
+    always a time-out.
+
     >>> with alarm(Budget(5.0), "a sum"):
     ...     sum(range(10))
     45
@@ -319,14 +326,24 @@ def alarm(budget: Budget, what: str) -> Iterator[None]:
     ):
         yield
         return
+    rang = False
 
     def ring(signum: int, frame: FrameType | None) -> None:
+        nonlocal rang
+        rang = True
         raise TimeLimitError(budget.seconds or 0.0, what)
 
     previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, budget.remaining(floor=0.001))
+    signal.setitimer(signal.ITIMER_REAL, budget.remaining(floor=0.001), ALARM_REPEAT_SECONDS)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        while True:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except TimeLimitError:  # a ring between the block's end and the stop of the timer
+                continue
         signal.signal(signal.SIGALRM, previous)
+    if rang:
+        raise TimeLimitError(budget.seconds or 0.0, what)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -26,6 +27,31 @@ def test_the_alarm_stops_plain_python_work_and_names_it() -> None:
     ):
         while True:
             sum(range(1000))
+
+
+def test_a_ring_that_is_swallowed_rings_again() -> None:
+    swallowed = 0
+    with pytest.raises(TimeLimitError), alarm(Budget(0.02), "a sum"):
+        try:
+            while True:
+                sum(range(1000))
+        except TimeLimitError:  # as a garbage collector's callback or a __del__ would
+            swallowed += 1
+        while True:
+            sum(range(1000))
+    assert swallowed == 1
+
+
+def test_a_block_that_swallows_every_ring_still_ends_as_a_time_out() -> None:
+    deadline = time.monotonic() + 0.1
+    with (
+        pytest.raises(TimeLimitError, match="a sum was not found"),
+        alarm(Budget(0.02), "a sum"),
+    ):
+        while time.monotonic() < deadline:
+            with contextlib.suppress(TimeLimitError):
+                sum(range(1000))
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 def test_the_alarm_is_put_away_after_its_block() -> None:

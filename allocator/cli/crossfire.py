@@ -269,6 +269,7 @@ def play(
 
     def body() -> int:
         from allocator.cli.crossfire_report import render_play
+        from allocator.core.files import write_atomically
         from allocator.games.crossfire.battle import load_battle
         from allocator.games.crossfire.play import dice_of, play_round, round_combats
         from allocator.games.crossfire.scenario_file import scenario_yaml
@@ -304,7 +305,7 @@ def play(
             raise error.located(None, "--dice") if error.file is None else error from None
         text = None if answer.next_scenario is None else scenario_yaml(answer.next_scenario)
         if text is not None and out_file is not None:
-            write_next_round(out_file, text)
+            write_atomically(out_file, text)
         if as_json:
             print_json(answer.to_json())
         elif text is not None and out_file is None:
@@ -315,17 +316,6 @@ def play(
         return OK
 
     guarded(body, as_json)
-
-
-def write_next_round(path: Path, text: str) -> None:
-    """Write the next round's scenario to ``path``; a file that cannot be written is bad input
-    (a folder that does not exist, no permission), named by its option."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError(
-            f"{path} cannot be written: {error.strerror or error}", place="--out"
-        ) from None
 
 
 def terminal_attached() -> bool:

@@ -187,7 +187,8 @@ def sweep(
             results.close()
         lines = results.lines()
         if csv_file is not None:
-            from allocator.games.crossfire.sweep import csv_text, write_atomically
+            from allocator.core.files import write_atomically
+            from allocator.games.crossfire.sweep import csv_text
 
             write_atomically(csv_file, csv_text(loaded, lines))
         if plot is not None:

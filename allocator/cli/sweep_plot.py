@@ -73,7 +73,8 @@ def draw(sweep: Sweep, lines: list[SweepLine], path: Path) -> None:
     InputError
         When the picture cannot be drawn (:func:`axes`) or the file cannot be written.
     """
-    from allocator.games.crossfire.sweep import identity, value_text, write_atomically
+    from allocator.core.files import write_atomically
+    from allocator.games.crossfire.sweep import identity, value_text
 
     optional_module("matplotlib", "--plot", "plot")
     from matplotlib.figure import Figure

@@ -109,6 +109,16 @@ def test_a_fight_played_to_the_end_says_who_holds_the_building(
     assert "round: " not in result.stdout and "Round 3" not in result.stdout  # no next round
 
 
+def test_the_next_round_replaces_a_link_named_never_the_file_it_leads_to(tmp_path: Path) -> None:
+    kept = tmp_path / "notes.txt"
+    kept.write_text("my notes\n", encoding="utf-8")
+    link = tmp_path / "round-2.yaml"
+    link.symlink_to(kept)
+    play(str(GUIDE), "--dice", "A:4-3,B:1-5", "--out", str(link))
+    assert kept.read_text(encoding="utf-8") == "my notes\n"
+    assert not link.is_symlink() and "defender:" in link.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     ("dice", "problem"),
     [

@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import stat
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,6 +46,7 @@ from allocator.core.budget import Budget
 from allocator.core.cpsat import one_worker_per_solve
 from allocator.core.errors import InputError, TimeLimitError
 from allocator.core.exact import Exact, fraction_text
+from allocator.core.files import write_atomically
 from allocator.core.library import is_path, relative_document, shipped
 from allocator.core.limits import Limits, default_limits
 from allocator.core.reader import excerpt, read_file, read_text
@@ -663,43 +662,6 @@ def _open(path: Path, mode: str) -> Any:
         return path.open(mode, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
-
-
-def write_atomically(path: Path, text: str | bytes) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a new file moved over the old one, with
-    the old one's permissions, or those of any new file; a link named is replaced, never the
-    file it leads to).
-
-    Raises
-    ------
-    InputError
-        When the file cannot be written (naming it): never half a file.
-    """
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mode = 0o666 & ~_umask()
-    try:
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    except OSError as exc:
-        raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise InputError(f"cannot write the file ({exc.strerror or exc})", file=str(path)) from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def _umask() -> int:
-    """This process's umask (read by setting it, so set back at once)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def read_finished(path: Path, sweep: Sweep) -> dict[int, SweepLine]:

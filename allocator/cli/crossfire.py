@@ -342,11 +342,21 @@ def asked_dice(battle: Battle) -> dict[str, list[TableDice]]:
                 raise typer.BadParameter(error.problem) from None
             return rolls
 
-        given[combat.name] = typer.prompt(
-            f"Combat {combat.name}: {', '.join(combat.attackers)} against "
-            f"{', '.join(combat.defenders)} ({dice.words()}); the dice, attacker first "
-            f"(e.g. {dice.example()})",
-            value_proc=checked,
-            err=True,
-        )
+        try:
+            given[combat.name] = typer.prompt(
+                f"Combat {combat.name}: {', '.join(combat.attackers)} against "
+                f"{', '.join(combat.defenders)} ({dice.words()}); the dice, attacker first "
+                f"(e.g. {dice.example()})",
+                value_proc=checked,
+                err=True,
+            )
+        except typer.Abort as abort:
+            if not isinstance(abort.__context__, EOFError):  # Ctrl+C: leave without a word
+                raise
+            err.print()
+            raise InputError(
+                f"the input ended before the dice of combat {combat.name} were given: nothing "
+                'is played; give them at the prompt, or with --dice (e.g. --dice "A:4-3,B:6-1")',
+                kind=USAGE,
+            ) from None
     return given

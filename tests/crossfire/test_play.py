@@ -180,6 +180,19 @@ def test_in_a_terminal_each_combat_is_asked_and_a_bad_answer_asked_again(
     assert answer["dice"]["B"] == [{"attacker": [1], "defender": [5]}]
 
 
+def test_input_that_ends_at_the_prompt_plays_nothing_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(crossfire_cli, "terminal_attached", lambda: True)
+    written = tmp_path / "round-2.yaml"
+    result = play(str(GUIDE), "--out", str(written), given="4-3\n", code=2)  # Ctrl+D at B
+    message = " ".join(result.stderr.split())
+    assert "error: the input ended before the dice of combat B were given: nothing is played" in (
+        message
+    )
+    assert not written.exists() and "Traceback" not in result.output
+
+
 def test_a_file_without_a_complete_allocation_cannot_be_played(tmp_path: Path) -> None:
     result = play(str(SCENARIOS / "fight-together-or-apart.yaml"), "--dice", "A:1-1", code=2)
     assert "no complete allocation to play" in result.stderr

@@ -115,6 +115,20 @@ class InputError(CfallocError):
             problem.args = (str(problem),)
         return self
 
+    def named_by(self, file: str | None, place: str) -> Self:
+        """This error of a document that ``file`` names at ``place`` (a profile a scenario
+        names, a sweep's scenario), said at that place, each problem ending with where in the
+        document it lies.
+
+        >>> InputError("no such file", file="house.yaml").named_by("fight.yaml", "ruleset").line()
+        'fight.yaml: ruleset: no such file (in house.yaml)'
+        """
+        for problem in self.problems() if self.file is not None else ():
+            where = f"{problem.file}{f', {problem.place}' if problem.place else ''}"
+            problem.problem += f" (in {where})"
+            problem.file, problem.place = file, place
+        return self.located(file, place)
+
 
 class LimitError(InputError):
     """Input beyond a configured limit: names the limit, so that the user can raise it."""

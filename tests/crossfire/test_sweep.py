@@ -294,6 +294,7 @@ def test_the_limits_are_read_from_the_environment(
         ("scenario: cottage.yaml\nvary: {round: [1]}\nplot: {x: rounds}\n", "plot.x", "'round'"),
         ("scenario: cottage.yaml\nvary: {round: []}\n", "vary.round", "at least 1 item"),
         ("scenario: cottage.yaml\nsides: attacker\n", "sides", "unknown key"),
+        ("scenario: no-such-file.yaml\n", "scenario", "no such file (in "),
     ],
 )
 def test_a_bad_spec_names_its_place(tmp_path: Path, text: str, place: str, problem: str) -> None:

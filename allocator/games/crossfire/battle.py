@@ -516,13 +516,7 @@ def battle_from_scenario(
     try:
         ruleset = load_ruleset(scenario.ruleset, base_dir)
     except InputError as exc:
-        for problem in exc.problems() if exc.file is not None else ():
-            # a profile of the user's own: its problems are said at this file's `ruleset`
-            problem.problem += (
-                f" (in {problem.file}{f', {problem.place}' if problem.place else ''})"
-            )
-            problem.file, problem.place = file, "ruleset"
-        raise exc.located(file, "ruleset") from None
+        raise exc.named_by(file, "ruleset") from None
     _check_allocation(scenario, {s: n for n in SIDES for s in sides[n].stands}, file)
     return Battle(scenario, sides["defender"], sides["attacker"], ruleset, file)
 

@@ -466,7 +466,10 @@ def load_sweep(path: str | Path, limits: Limits | None = None) -> Sweep:
             "scenarios", spec.scenario, what="scenario", file=file, place="scenario"
         )
         scenario_file = str(scenario_path)
-    scenario = read_file(scenario_path, limits=limits)
+    try:
+        scenario = read_file(scenario_path, limits=limits)
+    except InputError as exc:
+        raise exc.named_by(file, "scenario") from None
     battle_from_data(scenario, scenario_file, scenario_path.parent, limits)  # the base is sound
     problems = [
         problem

@@ -200,6 +200,7 @@ def left_text(left: dict[Side, list[str]]) -> str:
 
 
 def render_simulation(console: Console, answer: SimulateAnswer) -> None:
+    warnings(console, answer.warnings)
     for played in answer.rounds:
         console.print(f"[bold]Round {played.round}[/]")
         render_combats(console, played.combats, played.removed)
@@ -223,6 +224,7 @@ def render_play(console: Console, answer: PlayAnswer, written: str | None) -> No
 
 
 def render_trials(console: Console, answer: TrialsAnswer) -> None:
+    warnings(console, answer.warnings)
     table = titled_table(
         f"{answer.trials:,} rolls of the first round", ("combat", "attacker won", "exact odds")
     )

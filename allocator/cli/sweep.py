@@ -298,6 +298,31 @@ def _render(loaded: Sweep, lines: list[SweepLine]) -> None:
         cells = [safe(value_text(line.cell.get(path))) for path in loaded.paths]
         table.add_row(*cells, shown, _status_text(line.status))
     out.print(table)
+    _warn(loaded, lines)
+
+
+#: The cells a warning names, at most, before it says how many more there are.
+CELLS_NAMED = 3
+
+
+def _warn(loaded: Sweep, lines: list[SweepLine]) -> None:
+    """Each warning of the cells once, with the cells it is about (a building that breaks B1
+    in some cells is solved as given there, as ``cfalloc solve`` warns)."""
+    from allocator.games.crossfire.sweep import value_text
+
+    cells_of: dict[str, list[str]] = {}
+    for line in lines:
+        cell = ", ".join(f"{path}={value_text(line.cell.get(path))}" for path in loaded.paths)
+        for warning in line.warnings:
+            cells_of.setdefault(warning, []).append(cell or "the scenario")
+    for warning, cells in cells_of.items():
+        if len(cells) == len(lines):
+            where = "every cell"
+        else:
+            named = cells[:CELLS_NAMED]
+            more = len(cells) - len(named)
+            where = "; ".join(named) + (f"; and {more:,} more" if more else "")
+        out.print(f"[yellow]Warning[/] ({safe(where)}): {safe(warning)}", highlight=False)
 
 
 def _summary(lines: list[SweepLine], resumed: int, path: Path) -> None:
@@ -306,4 +331,8 @@ def _summary(lines: list[SweepLine], resumed: int, path: Path) -> None:
     counts = Counter(line.status for line in lines)
     said = ", ".join(f"{n:,} {_status_text(status)}" for status, n in sorted(counts.items()))
     again = f" ({resumed:,} of them from an earlier run)" if resumed else ""
-    out.print(f"{len(lines):,} cells{again}: {said}; written to {safe(path)}", highlight=False)
+    warned = sum(1 for line in lines if line.warnings)
+    warnings = f"; {plural(warned, 'cell')} with warnings (in their lines)" if warned else ""
+    out.print(
+        f"{len(lines):,} cells{again}: {said}{warnings}; written to {safe(path)}", highlight=False
+    )

@@ -198,6 +198,14 @@ def test_the_attacker_plan_needs_a_garrison_within_capacity() -> None:
         plan_assault(battle_from_data(scenario), "attacker")
 
 
+def test_a_building_that_breaks_b2_is_planned_as_given_and_says_so() -> None:
+    manor = load_battle(folder("scenarios") / "rule-b2-fail.yaml")  # capacity 4
+    for side in ("attacker", "defender"):
+        warnings = plan_answer(manor, side).warnings
+        assert [w[:3] for w in warnings] == ["B2:"] and warnings[0].endswith("Planned as given.")
+    assert plan_answer(load_battle(FRENCH), "defender").warnings == []
+
+
 def test_the_time_limit_bounds_the_plan() -> None:
     """The defender's plan of this fight solves 188 whole fights (seconds); in 0.8 s it is
     the best found of the garrisons valued, or no answer."""

@@ -75,6 +75,20 @@ def test_trials_without_an_allocation_roll_the_optimal_line() -> None:
     assert within_4_standard_errors(data["sweep_rate"], data["p_sweep"], TRIALS)
 
 
+def test_a_building_that_breaks_b1_or_b2_is_played_as_given_and_says_so() -> None:
+    manor = load_battle(SCENARIOS / "rule-b2-fail.yaml")  # capacity 4, no allocation
+    for answer in (simulate(manor, 1, seed=1), trials(manor, 10, seed=1)):
+        assert [w[:3] for w in answer["warnings"]] == ["B2:"], answer
+        assert answer["warnings"][0].endswith("Solved as given.")
+    crowded = battle_from_data(
+        load_battle(SCENARIOS / "rule-b1-fail.yaml").scenario.model_dump(
+            mode="json", exclude_none=True, exclude={"allocation"}
+        )
+    )
+    assert simulate(crowded, 1, seed=1)["warnings"][0].startswith("B1: ")
+    assert simulate(load_battle(SEED), 1, seed=1)["warnings"] == []
+
+
 def test_the_same_seed_gives_the_same_result() -> None:
     battle = load_battle(SEED)
     assert simulate(battle, 10, seed=42) == simulate(battle, 10, seed=42)

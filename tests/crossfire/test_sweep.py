@@ -181,7 +181,7 @@ def test_a_plan_cell_is_the_plan_of_its_variant(tmp_path: Path, side: str) -> No
             best.stands,
         )
     csv_lines = csv_text(sweep, [solve_cell(sweep.task(sweep.cells[0])).line]).splitlines()
-    assert csv_lines[0] == "surprise,status,value,value_exact,stands,seconds"
+    assert csv_lines[0] == "surprise,status,value,value_exact,stands,warnings,seconds"
     assert " ".join(best.stands) in csv_lines[1] or best.stands == []
 
 
@@ -428,13 +428,35 @@ def test_every_line_obeys_the_committed_line_schema(spec: Path) -> None:
         assert Fraction(json.loads(text)["value_exact"]) <= 1
 
 
+def test_a_cell_whose_building_breaks_b1_or_b2_says_so_as_solve_does(tmp_path: Path) -> None:
+    path = write_spec(tmp_path, "scenario: cottage.yaml\nvary: {building.capacity: [1, 2, 4]}\n")
+    lines = without_seconds(invoke("sweep", path, "--jobs", "1", "--json").stdout)
+    said = [line.get("warnings", []) for line in lines]
+    assert [len(w) for w in said] == [1, 0, 1]  # no warnings key where there is none
+    assert said[0][0].startswith("B1: Cottage holds 2 squads") and "Solved as given" in said[0][0]
+    assert said[2][0].startswith("B2: A capacity of 4 is not a building")
+    table = " ".join(invoke("sweep", path, "--jobs", "1").stdout.split())
+    assert "Warning (building.capacity=1): B1: Cottage holds 2 squads" in table
+    assert "Warning (building.capacity=4): B2:" in table
+    summary = invoke("sweep", path, "--jobs", "1", "--out", tmp_path / "r.jsonl").stdout
+    assert "3 cells: 3 optimal; 2 cells with warnings (in their lines)" in summary
+    planned = write_spec(
+        tmp_path, "scenario: cottage.yaml\nplan: true\nvary: {building.capacity: [1, 4]}\n"
+    )
+    plans = without_seconds(invoke("sweep", planned, "--jobs", "1", "--json").stdout)
+    # a plan garrisons within the capacity (B1 is its bound): only B2 is said
+    assert "warnings" not in plans[0] and plans[1]["warnings"][0].startswith("B2:")
+
+
 def test_out_csv_and_plot_are_written_and_the_table_is_shown(spec: Path, tmp_path: Path) -> None:
     out, csv, plot = tmp_path / "r.jsonl", tmp_path / "r.csv", tmp_path / "r.svg"
     result = invoke("sweep", spec, "--jobs", "1", "--out", out, "--csv", csv, "--plot", plot)
     assert result.exit_code == 0, result.output
     assert "6 cells: 6 optimal; written to" in result.stdout
     rows = csv.read_text().splitlines()
-    assert rows[0] == "attacker.quality,ruleset.overrides.ties,status,value,value_exact,seconds"
+    assert rows[0] == (
+        "attacker.quality,ruleset.overrides.ties,status,value,value_exact,warnings,seconds"
+    )
     first = json.loads(out.read_text().splitlines()[0])
     assert rows[1].startswith(f"green,reroll,optimal,{first['value']!r},{first['value_exact']},")
     assert plot.read_text().startswith("<?xml") and "attacker.quality" in plot.read_text()

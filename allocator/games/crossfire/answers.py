@@ -296,6 +296,11 @@ class SimulateAnswer(Answer):
     rounds: list[PlayedRound]
     left: dict[Side, list[str]]
     winner: Side | None
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What `cfalloc solve` warns of for this scenario (a building that breaks "
+        "B1 or B2, played as given; a leader who can join no combat).",
+    )
 
 
 class TrialCombat(Answer):
@@ -338,6 +343,11 @@ class TrialsAnswer(Answer):
         exclude_if=is_none,
         description="When the time limit ended the trials, or stopped a search of the lines "
         "they played (then the best found, not proven optimal).",
+    )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What `cfalloc solve` warns of for this scenario (a building that breaks "
+        "B1 or B2, played as given; a leader who can join no combat).",
     )
 
 

@@ -44,6 +44,7 @@ from allocator.games.crossfire.rules.base import StandClass
 from allocator.games.crossfire.rules.capacity import INSIDE, fighting_stands
 from allocator.games.crossfire.schema import SideName
 from allocator.games.crossfire.search.classes import Classes
+from allocator.games.crossfire.warnings import plan_warnings
 
 DEFAULT_TIME_LIMIT = 30.0
 #: What every choice is valued by: the whole fight.
@@ -415,7 +416,7 @@ def plan_answer(
         valued=plan.valued,
         fights=plan.fights,
         note=None if plan.proven else NOT_PROVEN,
-        warnings=plan.warnings,
+        warnings=[*plan_warnings(battle), *plan.warnings],
     )
 
 

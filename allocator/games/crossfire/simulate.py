@@ -31,6 +31,7 @@ from allocator.games.crossfire.odds import round_answer, round_odds
 from allocator.games.crossfire.play import fresh_seed, given_allocation, roll_combat
 from allocator.games.crossfire.rules import resolution
 from allocator.games.crossfire.schema import Allocation, SideName
+from allocator.games.crossfire.warnings import solve_warnings
 
 if TYPE_CHECKING:
     from allocator.games.crossfire.search.solve import SolveOutcome
@@ -144,6 +145,7 @@ def simulate(
         rounds=history,
         left={side: sorted(ids) for side, ids in left.items()},
         winner=winner,
+        warnings=solve_warnings(battle),
     )
 
 
@@ -230,4 +232,5 @@ def trials(
         p_take=None if p_take is None else float(p_take),
         p_take_exact=p_take,
         note="; ".join(notes) or None,
+        warnings=solve_warnings(battle),
     )

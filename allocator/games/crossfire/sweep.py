@@ -158,6 +158,13 @@ class SweepLine(Strict):
         exclude_if=is_none,
         description="With plan: the stands the best choice commits or garrisons.",
     )
+    warnings: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda warnings: not warnings,
+        description="What `cfalloc solve` warns of for this cell's scenario (a building that "
+        "breaks B1 or B2, solved as given; a leader who can join no combat); left out when "
+        "there is none.",
+    )
     seconds: float = Field(
         ge=0,
         description="How long the cell took where it ran: the one field that differs from one "
@@ -277,6 +284,7 @@ def solve_cell(task: CellTask) -> CellResult:
     """
     one_worker_per_solve()
     from allocator.games.crossfire.search.solve import solve
+    from allocator.games.crossfire.warnings import plan_warnings, solve_warnings
 
     start = time.perf_counter()
     budget = Budget(task.time_limit)
@@ -313,6 +321,7 @@ def solve_cell(task: CellTask) -> CellResult:
         value_exact=value,
         stands=stands,
         seconds=round(time.perf_counter() - start, 3),
+        warnings=plan_warnings(battle) if task.plan else solve_warnings(battle),
     )
     return CellResult(task.index, line)
 
@@ -752,8 +761,8 @@ def csv_text(sweep: Sweep, lines: list[SweepLine]) -> str:
     >>> line = SweepLine(cell=sweep.cells[1].key(), status="optimal", value=0.5,
     ...                  value_exact=Fraction(1, 2), seconds=0.01)
     >>> print(csv_text(sweep, [line]), end="")  # doctest: +NORMALIZE_WHITESPACE
-    attacker.quality,defender.quality,ruleset.overrides.ties,defender.de-coy-hmg.suppressed,surprise,status,value,value_exact,seconds
-    green,green,reroll,false,true,optimal,0.5,1/2,0.01
+    attacker.quality,defender.quality,ruleset.overrides.ties,defender.de-coy-hmg.suppressed,surprise,status,value,value_exact,warnings,seconds
+    green,green,reroll,false,true,optimal,0.5,1/2,,0.01
     """
     import csv
     import io
@@ -761,13 +770,15 @@ def csv_text(sweep: Sweep, lines: list[SweepLine]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     planned = ["stands"] if sweep.spec.plan else []
-    writer.writerow([*sweep.paths, "status", "value", "value_exact", *planned, "seconds"])
+    header = [*sweep.paths, "status", "value", "value_exact", *planned, "warnings", "seconds"]
+    writer.writerow(header)
     for line in lines:
         cells = [value_text(line.cell.get(p)) for p in sweep.paths]
         exact = "" if line.value_exact is None else fraction_text(line.value_exact)
         value = "" if line.value is None else repr(line.value)
         stands = [" ".join(line.stands or [])] if sweep.spec.plan else []
-        writer.writerow([*cells, line.status, value, exact, *stands, repr(line.seconds)])
+        said = " | ".join(line.warnings)
+        writer.writerow([*cells, line.status, value, exact, *stands, said, repr(line.seconds)])
     return buffer.getvalue()
 
 

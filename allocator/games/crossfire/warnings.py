@@ -52,7 +52,16 @@ def battle_warnings(battle: Battle) -> list[str]:
 
 
 def solve_warnings(battle: Battle) -> list[str]:
-    """The warnings of a solve: the building's rules it breaks (solved as given), then the rest."""
+    """The warnings of a solve (and of a simulation, a sweep's cell): the building's rules it
+    breaks (solved as given), then the rest."""
     return [
         f"{v.rule}: {v.message} Solved as given." for v in capacity_check(battle)
+    ] + battle_warnings(battle)
+
+
+def plan_warnings(battle: Battle) -> list[str]:
+    """The warnings of a plan: as a solve's, but B1 is the plan's own bound (the defender
+    garrisons within the capacity; the attacker's plan refuses a defender over it)."""
+    return [
+        f"{v.rule}: {v.message} Planned as given." for v in capacity_check(battle) if v.rule != "B1"
     ] + battle_warnings(battle)

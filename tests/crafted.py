@@ -149,6 +149,44 @@ def shaped(
     )
 
 
+def pooled_battalion(defenders: int = 8, squads: int = 80, platoons: int = 30) -> str:
+    """Pool dice (one die a stand) against a battalion's squads and every leader near every
+    squad: the exact odds' denominators are powers of 6 up to 6^90, whose common multiple (a
+    number of thousands of digits) once took 14 s in one call that no budget could stop.
+
+    >>> text = pooled_battalion(3, 4, 2)
+    >>> text.count("type: pc"), "dice_mode: pool" in text
+    (2, True)
+    """
+    near = ", ".join(f"a{i}" for i in range(squads))
+    kinds, qualities = ["rifle", "hmg", "smg"], ["green", "regular", "veteran"]
+    garrison = "\n".join(
+        f"    - {{id: d{i}, type: {kinds[i % 3]}, unit: dp{i}, quality: {qualities[i % 3]}}}"
+        for i in range(defenders)
+    )
+    units = ", ".join(f"{{id: dp{i}, kind: platoon}}" for i in range(defenders))
+    assault = "\n".join(
+        f"    - {{id: a{i}, type: {['rifle', 'smg', 'engineer'][i % 3]}, unit: ap{i % platoons}, "
+        f"quality: {qualities[i % 3]}, suppressed: {str(i % 4 == 0).lower()}}}"
+        for i in range(squads)
+    )
+    leaders = "\n".join(
+        f"    - {{id: l{i}, type: pc, unit: ap{i}, rating: {i % 4}, near: [{near}]}}"
+        for i in range(platoons)
+    )
+    platoon_units = ", ".join(f"{{id: ap{i}, kind: platoon}}" for i in range(platoons))
+    return (
+        f"title: Pool dice against a battalion\nbuilding: {{capacity: {defenders}}}\n"
+        "ruleset: {base: crossfire, overrides: {dice_mode: pool}}\n"
+        f"defender:\n  units: [{{id: dc, kind: company, units: [{units}]}}]\n  stands:\n"
+        f"{garrison}\n    - {{id: dcc, type: cc, unit: dc, rating: 3}}\n"
+        "attacker:\n  units: [{id: ab, kind: battalion, units: [{id: ac, kind: company, "
+        f"units: [{platoon_units}]}}]}}]\n  stands:\n{assault}\n{leaders}\n"
+        f"    - {{id: acc, type: cc, unit: ac, rating: 3, near: [{near}]}}\n"
+        f"    - {{id: abc, type: bc, unit: ab, rating: 3, near: [{near}]}}\n"
+    )
+
+
 #: Each crafted shape by name: the text of its file.
 CRAFTED: dict[str, Callable[[], str]] = {
     "fo-in-own-units-6-v-49": fo_units,
@@ -166,6 +204,8 @@ CRAFTED: dict[str, Callable[[], str]] = {
     "chain-of-nested-units": chain,
     # found by the property test: step 6 may fold 18 unopposed groups, one way per placement
     "unopposed-19-v-1-and-leaders": lambda: shaped(19, 1, leaders=2, own_units=True),
+    # found by a hostile review: a common multiple of the pools' odds that no budget could stop
+    "pool-dice-8-v-a-battalion": pooled_battalion,
 }
 
 

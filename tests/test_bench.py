@@ -126,6 +126,7 @@ def test_hostile_bench_keeps_the_worst_ratio_and_the_worst_peak() -> None:
         "60-a-side-crafted",
         "chain-of-nested-units",
         "unopposed-19-v-1-and-leaders",
+        "pool-dice-8-v-a-battalion",
     }
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from allocator.cli.console import OK, RULES_BROKEN, err, guarded, out, print_json
-from allocator.cli.options import TimeOption, check_output_file, within_time_limit
+from allocator.cli.options import TimeOption, within_time_limit
 from allocator.core.errors import USAGE, InputError
 from allocator.core.limits import default_limits
 from allocator.games.crossfire.objectives import (
@@ -71,8 +71,9 @@ RoundsOpt = Annotated[
     int | None,
     typer.Option(
         min=1,
-        help="With --objective take: fight at most this many rounds (a building not taken by "
-        "then is held). Default: until one side is gone. At most CFALLOC_MAX_ROUNDS "
+        help="Where the whole fight is played (solve's --objective take, every plan): fight "
+        "at most this many rounds (a building not taken by then is held). Default: until one "
+        "side is gone. At most CFALLOC_MAX_ROUNDS "
         f"({default_limits().max_rounds}).",
         show_default=False,
     ),
@@ -238,8 +239,9 @@ def play(
         typer.Option(
             help="The dice rolled at the table, each combat by name, attacker first: "
             "\"A:4-3,B:6-1\". With the profile's dice_mode pool, each side's dice with spaces "
-            '("A:6 2-3"); a tie that is re-rolled, then its re-roll: "A:4-4/5-2". Without it, '
-            "in a terminal, each combat's dice are asked for.",
+            '("A:6 2-3"); a roll whose totals tie (the dice with their modifiers), then its '
+            're-roll after a slash: "A:4-4/5-2" where both sides\' modifiers are alike. '
+            "Without it, in a terminal, each combat's dice are asked for.",
             show_default=False,
         ),
     ] = None,
@@ -269,20 +271,20 @@ def play(
 
     def body() -> int:
         from allocator.cli.crossfire_report import render_play
-        from allocator.core.files import write_atomically
+        from allocator.core.files import output_file, resolved, write_atomically
         from allocator.games.crossfire.battle import load_battle
         from allocator.games.crossfire.play import dice_of, play_round, round_combats
         from allocator.games.crossfire.scenario_file import scenario_yaml
 
         within_limits(time_limit)
-        if out_file is not None and out_file.resolve() == file.resolve():
+        if out_file is not None and output_file(out_file, "--out") == resolved(
+            file, file=str(file)
+        ):
             raise InputError(
                 "this is the file being played: write the next round to another file",
                 place="--out",
                 kind=USAGE,
             )
-        if out_file is not None:
-            check_output_file(out_file, "--out")
         battle = load_battle(file)
         if dice is not None:
             try:

@@ -7,13 +7,10 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from allocator.core.errors import USAGE, InputError
 from allocator.core.limits import default_limits
 
 TimeOption = Annotated[
@@ -30,22 +27,3 @@ TimeOption = Annotated[
 def within_time_limit(time_limit: float) -> None:
     """Refuse a --time-limit over its limit, naming the limit and how to raise it."""
     default_limits().check("max_time_limit", time_limit, "--time-limit")
-
-
-def check_output_file(path: Path, option: str) -> None:
-    """Refuse, before any work, a file to write (given as ``option``) that cannot be one: in a
-    folder that is not there or may not be written, or there already and not a regular file (a
-    folder, a device, or a pipe, whose writing would wait for a reader for ever)."""
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise InputError(
-            f"no folder {path.parent} to write {path.name} in", place=option, kind=USAGE
-        )
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"the folder {path.parent} cannot be written in", place=option, kind=USAGE)
-    if path.exists() and not path.is_file():
-        raise InputError(
-            f"{path} is there and is not a regular file: name a file saved on disk",
-            place=option,
-            kind=USAGE,
-        )

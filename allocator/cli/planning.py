@@ -76,12 +76,14 @@ def plan(
     def body() -> int:
         from allocator.cli.planning_report import render_plan
         from allocator.cli.plot import picture_format, plot_plan, pyplot
+        from allocator.core.files import output_file
         from allocator.games.crossfire.battle import load_battle
         from allocator.games.crossfire.plan import plan_answer
 
         within_limits(time_limit, rounds)
         if plot is not None:  # refused before any work
             picture_format(plot)
+            output_file(plot, "--plot")
             pyplot()
         battle = load_battle(file)
         answer = plan_answer(battle, side.value, target, time_limit, rounds)

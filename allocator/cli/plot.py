@@ -6,11 +6,13 @@ SVG's element ids from a fixed salt).
 
 from __future__ import annotations
 
+import io
 import textwrap
 from pathlib import Path
 from typing import Any
 
 from allocator.core.errors import InputError
+from allocator.core.files import write_atomically
 from allocator.games.crossfire.answers import PlanAnswer
 
 #: The formats a picture may be written in, by the file's suffix.
@@ -50,14 +52,15 @@ def plot_plan(answer: PlanAnswer, path: Path, title: str) -> None:
     ----------
     answer : PlanAnswer
     path : Path
-        A ``.png`` or ``.svg`` file, written over.
+        A ``.png`` or ``.svg`` file, written whole or not at all.
     title : str
         The fight's title, above the curve.
 
     Raises
     ------
     InputError
-        A suffix other than .png or .svg, or matplotlib not installed.
+        A suffix other than .png or .svg, matplotlib not installed, or a file that cannot be
+        written.
     """
     kind = picture_format(path)
     plt = pyplot()
@@ -86,6 +89,8 @@ def plot_plan(answer: PlanAnswer, path: Path, title: str) -> None:
         axes.legend(loc="lower right", fontsize=8)
         figure.tight_layout()
         metadata = {"Date": None} if kind == "svg" else {"Software": None}
-        figure.savefig(path, format=kind, metadata=metadata)
+        drawn = io.BytesIO()
+        figure.savefig(drawn, format=kind, metadata=metadata)
     finally:
         plt.close(figure)
+    write_atomically(path, drawn.getvalue())

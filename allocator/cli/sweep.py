@@ -29,9 +29,9 @@ from rich.progress import (
 from rich.text import Text
 
 from allocator.cli.console import OK, err, guarded, out, report
-from allocator.cli.options import check_output_file
 from allocator.cli.render import safe, titled_table
 from allocator.core.errors import USAGE, InputError
+from allocator.core.files import output_file, resolved
 from allocator.core.text import percent, plural, signed
 
 if TYPE_CHECKING:
@@ -255,7 +255,7 @@ def _check_outputs(spec: Path, outputs: dict[str, Path | None]) -> None:
     """Each file to write is of its kind (so never a scenario, a profile or a spec, which are
     .yaml, .yml or .json files), its own, a regular file if it is there, in a folder that is
     there and may be written: said before any work rather than after it."""
-    seen: dict[Path, str] = {spec.resolve(): "the spec"}
+    seen: dict[Path, str] = {resolved(spec, file=str(spec)): "the spec"}
     for option, path in outputs.items():
         if path is None:
             continue
@@ -267,14 +267,12 @@ def _check_outputs(spec: Path, outputs: dict[str, Path | None]) -> None:
                 place=option,
                 kind=USAGE,
             )
-        check_output_file(path, option)
-        if path.resolve() in seen:
+        found = output_file(path, option)
+        if found in seen:
             raise InputError(
-                f"{path} is already {seen[path.resolve()]}: name another file",
-                place=option,
-                kind=USAGE,
+                f"{path} is already {seen[found]}: name another file", place=option, kind=USAGE
             )
-        seen[path.resolve()] = option
+        seen[found] = option
 
 
 def _status_text(status: str) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import allocator
 from allocator.core.errors import InputError
+from allocator.core.files import resolved
 from allocator.core.reader import excerpt
 from allocator.core.validation import nearest
 
@@ -178,8 +179,8 @@ def relative_document(
             file=file,
             place=place,
         )
-    folder = relative_to.resolve()
-    found = (folder / path).resolve()
+    folder = resolved(relative_to, place, file)
+    found = resolved(folder / path, place, file)
     if not found.is_relative_to(folder):
         raise InputError(
             f"{excerpt(given)} leads out of the folder of the file that names it: keep "

@@ -15,7 +15,7 @@ of a term given by the round objective's form (:mod:`allocator.games.crossfire.o
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from math import prod
 from typing import Any
@@ -52,7 +52,7 @@ class OddsTerms:
             self.logs = [_scaled_log(self.factors[level]) for level in self.level_of]
         if isinstance(objective, SumObjective):
             self.weights = [objective.weights(p) for p in self.levels]
-            self.scale = math.lcm(*(w.denominator for pair in self.weights for w in pair))
+            self.scale = _lcm_up_to(w.denominator for pair in self.weights for w in pair)
         self.state: dict[int, Any] = {}
         self.keys: dict[int, Any] = {}
         self.terms: list[Any] = []
@@ -273,10 +273,14 @@ class OddsTerms:
         """Forbid every solution whose multiset of combat odds equals ``counts``."""
         m = self.model
         differs: list[Any] = []
+        entries: list[list[int]] = [[] for _ in self.levels]
+        for i, level in enumerate(self.level_of):
+            entries[level].append(i)
         for level, wanted in enumerate(counts):
+            self.rules.tick()
+            allowed = entries[level]
             hits = []
             for c in self.rules.slots:
-                allowed = [i for i, lv in enumerate(self.level_of) if lv == level]
                 hit = m.new_bool_var(f"o_hit{level}_{c}_{len(differs)}")
                 m.add_allowed_assignments([self.state[c]], [[i] for i in allowed]).only_enforce_if(
                     hit
@@ -290,6 +294,23 @@ class OddsTerms:
             m.add(sum(hits) == wanted).only_enforce_if(ne.negated())
             differs.append(ne)
         m.add_bool_or(differs)
+
+
+def _lcm_up_to(numbers: Iterable[int], cap: int = EXACT_SCALE_LIMIT) -> int:
+    """The least common multiple of ``numbers``, or the first partial one over ``cap``: past
+    the cap the sum is not exact in integers anyway, and the whole multiple of many pools'
+    denominators is a number of thousands of digits, whose one call to ``math.lcm`` took
+    seconds in which no budget is checked.
+
+    >>> _lcm_up_to([4, 6, 10]), _lcm_up_to([2**30, 3**30], cap=2**40) > 2**40
+    (60, True)
+    """
+    multiple = 1
+    for number in numbers:
+        multiple = math.lcm(multiple, number)
+        if multiple > cap:
+            break
+    return multiple
 
 
 class OutOfTime(Exception):

@@ -162,15 +162,18 @@ def _complete(profile: Ruleset, path: Path) -> Ruleset:
 
 
 def load_ruleset(
-    spec: str | dict[str, Any] | BaseModel, relative_to: Path | None = None
+    spec: str | dict[str, Any] | BaseModel,
+    relative_to: Path | None = None,
+    place: str = "ruleset",
 ) -> Ruleset:
     """A profile from a shipped name, a path, or ``{"base": ..., "overrides": {...}}``.
 
-    A path is read only when ``relative_to`` (the folder of the file naming it) is given.
+    A path is read only when ``relative_to`` (the folder of the file naming it) is given; a
+    path that cannot be is named at ``place``.
     """
     if isinstance(spec, str):
         if is_path(spec):
-            path = relative_document(spec, relative_to, place="ruleset")
+            path = relative_document(spec, relative_to, place=place)
             return _complete(_read_profile(path), path)
         return shipped_profile(spec)
     data = spec.model_dump() if isinstance(spec, BaseModel) else spec
@@ -213,7 +216,7 @@ def profile_from_spec(
     allocator.core.errors.InputError: 'ties' needs a value: write ties=VALUE
     """
     base_name, _, rules = spec.partition(":")
-    base = load_ruleset(base_name.strip(), relative_to)
+    base = load_ruleset(base_name.strip(), relative_to, place=source)
     overrides: dict[str, Any] = {}
     for rule in filter(None, (part.strip() for part in rules.split(","))):
         key, equals, text = (part.strip() for part in rule.partition("="))

@@ -89,6 +89,7 @@ def test_the_corpus_and_its_expectations_match() -> None:
     assert all(set(entry) in ({"refused"}, {"accepted"}) for entry in EXPECT.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 @pytest.mark.parametrize("name", corpus_names(sorted(EXPECT)))
 def test_every_command_keeps_the_contract_on_the_corpus(name: str, command: str) -> None:
@@ -250,6 +251,7 @@ def mangled_files(draw: Any) -> tuple[str, bytes]:
     return path.name, encoded
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mangled_files(), st.sampled_from(sorted(COMMANDS)))
 def test_a_mangled_file_keeps_the_contract(
@@ -290,6 +292,7 @@ def in_a_process(arguments: list[str], folder: Path) -> Run:
     return Run(output.read_text(), done.code, done.seconds, done.peak)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["check", "explain", "solve-attacker"])
 @pytest.mark.parametrize("name", corpus_names(HEAVY))
 def test_heavy_files_stay_under_a_gibibyte(tmp_path: Path, name: str, command: str) -> None:

@@ -671,6 +671,7 @@ CORPUS = ROOT / "tests" / "data" / "hostile"
 HOSTILE: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expect.yaml").read_text("utf-8"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_a_hostile_scenario_keeps_the_contract_in_a_sweep(tmp_path: Path, name: str) -> None:
     scenario = tmp_path / name

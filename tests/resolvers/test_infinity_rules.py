@@ -124,6 +124,7 @@ def notes(details: InfinityDetails) -> str:
 # --- +1 Special Die ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case",
     [

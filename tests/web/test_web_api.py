@@ -453,7 +453,7 @@ def test_redoc_is_not_served(client: TestClient) -> None:
         ("no-such-rules", "profile", "no shipped Crossfire ruleset 'no-such-rules'"),
         ("crossfire:ties=odd", "profile.ties", "ties"),
         ("crossfire:glory=1", "profile.glory", "unknown ruleset value 'glory'"),
-        ("../../etc/passwd", "ruleset", "is a path; here only shipped names are accepted"),
+        ("../../etc/passwd", "profile", "is a path; here only shipped names are accepted"),
     ],
     ids=["own", "unknown", "bad-value", "unknown-value", "a-path"],
 )

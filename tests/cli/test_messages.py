@@ -137,6 +137,25 @@ def test_the_first_few_problems_are_shown_and_json_lists_them_all() -> None:
     assert all(error["file"] == str(CORPUS / "many-problems.yaml") for error in answer["errors"])
 
 
+def test_every_stand_that_names_a_unit_or_an_id_wrongly_is_listed(tmp_path: Path) -> None:
+    data = yaml.safe_load(LEGAL.read_text("utf-8"))
+    del data["allocation"]
+    data["defender"]["stands"][0]["unit"] = "nowhere"
+    data["defender"]["stands"][1]["unit"] = "nowhere"
+    data["attacker"]["stands"][0]["unit"] = "elsewhere"
+    data["attacker"]["stands"][2]["id"] = data["attacker"]["stands"][1]["id"]
+    path = tmp_path / "crossed.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    answer = error_json(invoke("check", path, "--json"))
+    assert [error["place"] for error in answer["errors"]] == [
+        "defender.stands[0].unit",
+        "defender.stands[1].unit",
+        "attacker.stands[0].unit",
+        "attacker.stands[2]",
+    ]
+    assert "duplicate stand id 'a2'" in answer["errors"][3]["problem"]
+
+
 def json_commands() -> list[tuple[str, ...]]:
     """Every command of the app that takes ``--json``, by its path."""
     found: list[tuple[str, ...]] = []

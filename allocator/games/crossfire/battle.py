@@ -37,7 +37,7 @@ from math import dist
 from pathlib import Path
 from typing import Any
 
-from allocator.core.errors import InputError
+from allocator.core.errors import InputError, LimitError
 from allocator.core.library import shipped
 from allocator.core.limits import Limits, default_limits
 from allocator.core.reader import read_file
@@ -430,22 +430,31 @@ def _side_force(
     _check_units(units, side, file)
     org = OrgGraph(units)
     by_id: dict[str, Stand] = {}
+    problems: list[InputError] = []
     for i, stand in enumerate(stands):
         place = f"{side}.stands[{i}]" if force.organisation is None else f"{side}.{stand.id}"
         if stand.id in seen:
-            raise InputError(
-                f"duplicate stand id '{stand.id}' (already used in {seen[stand.id]})",
-                file=file,
-                place=place,
+            problems.append(
+                InputError(
+                    f"duplicate stand id '{stand.id}' (already used in {seen[stand.id]})",
+                    file=file,
+                    place=place,
+                )
             )
-        if stand.unit not in org:
-            raise InputError(
-                f"stand '{stand.id}' names unit '{stand.unit}', which the {side} does not have",
-                file=file,
-                place=f"{place}.unit",
-            )
+            continue
         seen[stand.id] = place
+        if stand.unit not in org:
+            problems.append(
+                InputError(
+                    f"stand '{stand.id}' names unit '{stand.unit}', which the {side} does not have",
+                    file=file,
+                    place=f"{place}.unit",
+                )
+            )
+            continue
         by_id[stand.id] = stand
+    if problems:
+        raise InputError.of(problems)
     if not by_id:
         raise InputError(f"the {side} has no stands in this fight", file=file, place=side)
     _check_available(force, by_id, side, file)
@@ -497,7 +506,17 @@ def battle_from_scenario(
     """
     limits = limits or default_limits()
     seen: dict[str, str] = {}
-    sides = {side: _side_force(scenario, side, seen, file, limits) for side in SIDES}
+    sides: dict[SideName, SideForce] = {}
+    problems: list[InputError] = []
+    for side in SIDES:  # both sides' stands checked, so that every problem is said at once
+        try:
+            sides[side] = _side_force(scenario, side, seen, file, limits)
+        except LimitError:
+            raise
+        except InputError as exc:
+            problems.append(exc)
+    if problems:
+        raise InputError.of(problems)
     for side in SIDES:
         for stand in sides[side].stands.values():
             for other in stand.near:

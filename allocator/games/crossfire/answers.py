@@ -289,6 +289,17 @@ class PlayAnswer(Answer):
     )
 
 
+#: The warnings of a fight played by the dice: those a solve of its scenario gives.
+PlayedWarnings = Annotated[
+    list[str],
+    Field(
+        default_factory=list,
+        description="What `cfalloc solve` warns of for this scenario (a building that breaks "
+        "B1 or B2, played as given; a leader who can join no combat).",
+    ),
+]
+
+
 class SimulateAnswer(Answer):
     """What ``cfalloc simulate --json`` prints and ``POST /api/simulate`` returns."""
 
@@ -296,11 +307,7 @@ class SimulateAnswer(Answer):
     rounds: list[PlayedRound]
     left: dict[Side, list[str]]
     winner: Side | None
-    warnings: list[str] = Field(
-        default_factory=list,
-        description="What `cfalloc solve` warns of for this scenario (a building that breaks "
-        "B1 or B2, played as given; a leader who can join no combat).",
-    )
+    warnings: PlayedWarnings
 
 
 class TrialCombat(Answer):
@@ -344,11 +351,7 @@ class TrialsAnswer(Answer):
         description="When the time limit ended the trials, or stopped a search of the lines "
         "they played (then the best found, not proven optimal).",
     )
-    warnings: list[str] = Field(
-        default_factory=list,
-        description="What `cfalloc solve` warns of for this scenario (a building that breaks "
-        "B1 or B2, played as given; a leader who can join no combat).",
-    )
+    warnings: PlayedWarnings
 
 
 class PlanPoint(Answer):

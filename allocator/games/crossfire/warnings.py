@@ -54,14 +54,17 @@ def battle_warnings(battle: Battle) -> list[str]:
 def solve_warnings(battle: Battle) -> list[str]:
     """The warnings of a solve (and of a simulation, a sweep's cell): the building's rules it
     breaks (solved as given), then the rest."""
-    return [
-        f"{v.rule}: {v.message} Solved as given." for v in capacity_check(battle)
-    ] + battle_warnings(battle)
+    return _building_warnings(battle, "Solved") + battle_warnings(battle)
 
 
 def plan_warnings(battle: Battle) -> list[str]:
     """The warnings of a plan: as a solve's, but B1 is the plan's own bound (the defender
     garrisons within the capacity; the attacker's plan refuses a defender over it)."""
+    return _building_warnings(battle, "Planned", bound="B1") + battle_warnings(battle)
+
+
+def _building_warnings(battle: Battle, done: str, bound: str | None = None) -> list[str]:
+    """The building's rules ``battle`` breaks (B1, B2) but ``bound``, each ``done`` as given."""
     return [
-        f"{v.rule}: {v.message} Planned as given." for v in capacity_check(battle) if v.rule != "B1"
-    ] + battle_warnings(battle)
+        f"{v.rule}: {v.message} {done} as given." for v in capacity_check(battle) if v.rule != bound
+    ]

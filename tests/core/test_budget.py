@@ -140,7 +140,8 @@ def test_the_attacks_and_the_classes_stop_when_their_tick_says_so() -> None:
     counts = tuple(len(k.members) for k in classes.attacker)
     ticks.clear()
     squad_spreads(squads, counts, 6, tick)
-    assert len(ticks) == len(squads)  # the spreads are built class by class, each ticking
+    # the spreads are built class by class, and then put together class by class, each ticking
+    assert len(ticks) == 2 * len(squads)
     ticks.clear()
     allowed[0] = len(squads) - 1
     with pytest.raises(TimeLimitError):

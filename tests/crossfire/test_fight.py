@@ -247,8 +247,11 @@ def test_a_stopped_take_is_exact_and_its_bounds_bracket_the_oracle(
 
 
 #: A heavy machine gun alone against a BC, an SMG and a green rifle squad: the first round
-#: leads to one state of the fight, so a search stopped at its second check of the time (after
-#: the proof that the building is taken for certain, which fails) has the bounds meet.
+#: leads to one state of the fight, so a search stopped once that state is valued (after the
+#: proof that the building is taken for certain, which fails), at its 24th look at the time
+#: (23 to 26 stop there: the listing of the first round's lines looks at it 18 times), has
+#: the bounds meet.
+LONE_HMG_STOPPED_AFTER = 24
 LONE_HMG = {
     "building": {"capacity": 3},
     "defender": {
@@ -273,7 +276,9 @@ def test_a_stopped_take_whose_bounds_meet_is_optimal(side: str) -> None:
     battle = battle_from_data(LONE_HMG)
     exact = oracle.fight_value(battle)
     assert exact == Fraction(233, 248)
-    with mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(5)):
+    with mock.patch.object(
+        allocator.core.budget.Budget, "expired", stopped_after(LONE_HMG_STOPPED_AFTER)
+    ):
         outcome = solve(battle, side, TAKE)
     assert outcome.status == "optimal" and outcome.line.value == exact
     assert outcome.bounds is None and outcome.searched == 1

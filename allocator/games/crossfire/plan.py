@@ -241,7 +241,9 @@ def plan_assault(
         An unknown side, a target outside 0..1, or a defender over the building's capacity
         for the attacker's plan.
     TimeLimitError
-        When not one choice could be valued in time.
+        When not one choice could be valued in time, or the memory limit was reached first
+        (:class:`~allocator.core.errors.MemoryLimitError`), or the work was cancelled
+        (:class:`~allocator.core.errors.WorkCancelled`).
 
     Examples
     --------
@@ -283,8 +285,8 @@ def plan_assault(
     else:
         found = _defender_choices(battle, planning, attacking, fights, target)
     valued, complete = found
-    if not valued:
-        raise TimeLimitError(budget.seconds or 0.0, "a plan")
+    if not valued or budget.cancelled:  # cancelled: nobody waits for the best found
+        raise budget.ran_out("a plan")
     return _outcome(battle, side, target, valued, complete, planning.count(), len(fights.solved))
 
 

@@ -394,7 +394,7 @@ def squad_spreads(
 
     The same rule as the ``4a`` part of :func:`class_attacks`, built class by class (in the
     order of :func:`class_attacks`) so that a way that can no longer cover every combat it must
-    is not pursued; ``tick`` is called at every class.
+    is not pursued; ``tick`` is called at every class, twice.
     """
     import numpy as np
 
@@ -415,9 +415,11 @@ def squad_spreads(
         taken = [way[rows[keep]] for way in taken] + [picks[keep]]
         splits.append(ways)
         load = after[keep]
-    if not squads:
-        return np.zeros((1, 0, combats), dtype=np.int16)
-    return np.stack([ways[way] for ways, way in zip(splits, taken, strict=True)], axis=1)
+    spread = np.empty((len(load), len(squads), combats), dtype=np.int16)
+    for index, (ways, way) in enumerate(zip(splits, taken, strict=True)):
+        tick()
+        spread[:, index, :] = ways[way]
+    return spread
 
 
 @cache

@@ -54,6 +54,9 @@ from allocator.games.crossfire.search.enumeration import (
 EPSILON = 1e-9
 #: Lines valued at once (bounds the memory of a round with very many attacks).
 BATCH = 32_768
+#: The ways a batch of lines may end, valued at once: lines of many combats are valued in
+#: smaller batches, so the memory and the time between two looks at the clock stay small.
+BATCH_OUTCOMES = 131_072
 #: Attacks on one grouping tried as a proof that the building is taken for certain (those with
 #: the fewest combats of uncertain outcome first).
 PROOF_ATTEMPTS = 64
@@ -192,14 +195,22 @@ class Engine:
             return found
         if self.unknown_as is not None:
             return float(self.unknown_as)
-        if self.budget.expired():
-            raise OutOfTime
+        self._in_time()
         if self.proof(index, rounds) is not None:
             assert self.bounds is not None
             return float(self.bounds[1])
         result = min(self.grouping_values(self._lines(index, rounds), rounds))
         self._store(index, rounds, result)
         return result
+
+    def _in_time(self, cancelled_only: bool = False) -> None:
+        """Raise :class:`~allocator.core.errors.WorkCancelled` once the work is cancelled (no
+        one waits for its best found) and, unless ``cancelled_only``, :class:`OutOfTime` once
+        the budget has run out."""
+        if self.budget.cancelled:
+            raise self.budget.ran_out()
+        if not cancelled_only and self.budget.expired():
+            raise OutOfTime
 
     def _store(self, index: int, rounds: int | None, value: float) -> None:
         if self.dense:
@@ -235,8 +246,7 @@ class Engine:
         key = self._key(index, rounds)
         if key in self.proofs:
             return self.proofs[key]
-        if self.budget.expired():
-            raise OutOfTime
+        self._in_time()
         found = self.proving_attacks(self._lines(index, rounds), rounds)
         option = None if found is None else Option(0, found[0])
         self.proofs[key] = option
@@ -357,12 +367,16 @@ class Engine:
             if partial and g and self.budget.expired():
                 lines.complete = False
                 break
-            values[g] = self._grouping_values(lines, g, later)
+            values[g] = self._grouping_values(lines, g, later, stops_at_deadline=not partial)
         lines.values = values
         return values
 
-    def _grouping_values(self, lines: RoundLines, g: int, later: int | None) -> np.ndarray:
-        """The value of every attack on grouping ``g``."""
+    def _grouping_values(
+        self, lines: RoundLines, g: int, later: int | None, stops_at_deadline: bool = True
+    ) -> np.ndarray:
+        """The value of every attack on grouping ``g``; it stops (:class:`OutOfTime`) between
+        two batches of lines once the work is cancelled or, with ``stops_at_deadline``, the
+        budget has run out."""
         attacks, grouping = lines.attacks[g], lines.groupings[g]
         found = np.full(attacks.size, -1.0)
         full = np.flatnonzero(attacks.full)
@@ -372,10 +386,12 @@ class Engine:
         if separable is not None:  # each combat's part of a line's value, by composition
             p = self.odds.kind_floats(attacks, grouping.stats)
             parts = separable.combat_floats(p, d_stands, attacks.sides.stands[:, None])
-        for start in range(0, len(full), BATCH):  # the attacks that oppose every combat
+        step = BATCH if separable is not None else max(1, BATCH_OUTCOMES >> len(grouping.comps))
+        for start in range(0, len(full), step):  # the attacks that oppose every combat
+            self._in_time(cancelled_only=not stops_at_deadline)
             # when every attack does, a slice: the attacks' arrays are then not copied
-            part: Any = slice(start, start + BATCH) if every else full[start : start + BATCH]
-            rows = min(BATCH, len(full) - start)
+            part: Any = slice(start, start + step) if every else full[start : start + step]
+            rows = min(step, len(full) - start)
             if separable is not None:
                 kinds = attacks.kinds[part]
                 found[part] = separable.combined(
@@ -415,8 +431,9 @@ class Engine:
         for mask in np.unique(opposed, axis=0):
             finals = view.reallocations(grouping, [bool(m) for m in mask])
             alike = rows[(opposed == mask).all(axis=1)]
-            step = max(1, BATCH // max(1, len(finals)))
+            step = max(1, (BATCH_OUTCOMES >> int(mask.sum())) // max(1, len(finals)))
             for start in range(0, len(alike), step):
+                self._in_time(cancelled_only=True)
                 self._reallocate_alike(lines, g, alike[start : start + step], mask, finals, later)
 
     def _reallocate_alike(
@@ -510,8 +527,7 @@ class Engine:
             return found
         if self.unknown_as is not None and self._known(index, rounds) is None:
             return self.unknown_as  # a searched state's value is its own, never an assumption
-        if self.budget.expired():
-            raise OutOfTime
+        self._in_time()
         float_value = self.value(index, rounds)
         lines = self._lines(index, rounds)
         proof = self.proofs.get(key)
@@ -619,6 +635,7 @@ class Engine:
             return value, Policy(option, value, [])
         outcomes: dict[int, Fraction] = {}
         for wins in product((True, False), repeat=len(combats)):
+            self._in_time(cancelled_only=True)
             prob = Fraction(1)
             removed = 0
             for q, won, (_, _, d_off), lost in zip(p, wins, combats, a_off, strict=True):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from math import comb, prod
 from typing import Any
 
@@ -281,6 +281,9 @@ class View:
         #: The check of the innermost loops that build this view's lines of play, and of the
         #: memory their arrays will take.
         self.tick, self.reserve = limits.ticker("a line of play"), limits.reserve
+        #: The check between two steps over whole arrays of lines (each may take a tenth of a
+        #: second at the largest sizes): a cancelled request lets its worker go soon after.
+        self.look = partial(limits.check, "the attacks")
         self.classes = classes or Classes.of(battle, self.tick)
         self.space = space
         self.one_by_one = bool(battle.ruleset.value("reallocate_one_by_one"))
@@ -379,7 +382,8 @@ class View:
         if self._fewest_attacks(attacker, squads, combats) > ATTACKS:
             raise TooManyLines(f"more than {ATTACKS:,} attacks on {combats} combats")
         self.reserve(spreads * (64 + len(squads) * (2 * combats + 8)), "the attacks")
-        spread = squad_spreads(squads, attacker, combats, self.tick)
+        spread = squad_spreads(squads, attacker, combats, self.look)
+        self.look()
         rows = np.arange(len(spread))
         placed: list[tuple[int, np.ndarray]] = []  # (class, combat per row; -1 out) per leader
         taken = np.zeros((len(spread), combats), dtype=bool)
@@ -390,6 +394,7 @@ class View:
                 continue  # a rating of 0 adds nothing where a squad of his side is
             allowed = leader_places(leader, squads, spread, c.near, c.commands)
             for copy in range(attacker[leader.index]):
+                self.look()
                 here = allowed[rows] & ~taken if self.best_leader_only else allowed[rows]
                 if copy:  # identical leaders take combats in order: each arrangement once
                     previous = placed[-1][1][:, None]
@@ -409,6 +414,7 @@ class View:
                 placed = [(cls, where[order]) for cls, where in placed]
                 placed.append((leader.index, choice))
         self.reserve(len(rows) * combats * len(c.attacker) * 2, "the attacks")
+        self.look()
         counts = np.zeros((len(rows), combats, len(c.attacker)), dtype=np.int16)
         for index, squad in enumerate(squads):
             counts[:, :, squad.index] = spread[rows, index, :]
@@ -475,10 +481,18 @@ class View:
         return True
 
     def _attack_set(self, counts: np.ndarray) -> AttackSet:
-        offsets = np.tensordot(counts.astype(np.int64), self.a_weights, axes=([2], [0]))
+        offsets = np.zeros(counts.shape[:2], dtype=np.int64)
+        for cls, weight in enumerate(self.a_weights.tolist()):
+            self.look()
+            offsets += counts[:, :, cls].astype(np.int64) * weight
+        self.look()
         first, kinds = _distinct(offsets, self.space.a_size)
+        self.look()
         flat = counts.reshape(-1, counts.shape[2])
-        stats = [self.stats("attacker", tuple(int(n) for n in flat[i])) for i in first]
+        stats = []
+        for i in first:
+            self.tick()
+            stats.append(self.stats("attacker", tuple(int(n) for n in flat[i])))
         return AttackSet(counts, offsets, kinds, stats)
 
     # --- step 6 ---------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 import allocator.core.budget
 import allocator.games.crossfire.search.engine
+import allocator.games.crossfire.search.game
 from allocator.cli.app import app
 from allocator.games.crossfire.battle import battle_from_data, load_battle
 from allocator.games.crossfire.objectives import objective_named
@@ -244,6 +245,34 @@ def test_a_stopped_take_is_exact_and_its_bounds_bracket_the_oracle(
     low, high = outcome.bounds
     assert 0 <= low <= exact <= high <= 1
     assert outcome.choices.runner_up is None and not outcome.choices.complete
+
+
+@pytest.mark.slow
+@settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
+@given(SMALL, st.integers(1, 40), st.sampled_from(["defender", "attacker"]))
+def test_a_stopped_take_whose_bounds_have_no_time_still_answers_honestly(
+    scenario: dict[str, Any], checks: int, side: str
+) -> None:
+    """With no time for the bounds either (the upper pass stops in its first grouping, every
+    exact value is out of time), the line is still legal, worth at most what it gives, and the
+    bounds still bracket the optimum."""
+    battle = battle_from_data(scenario)
+    exact = oracle.fight_value(battle)
+    with (
+        mock.patch.object(allocator.core.budget.Budget, "expired", stopped_after(checks)),
+        mock.patch.object(allocator.games.crossfire.search.game, "BOUNDS_SECONDS", 0.0),
+    ):
+        outcome = solve(battle, side, TAKE)
+    line = outcome.line
+    assert check(battle, line.allocation()) == []
+    if outcome.proven:
+        assert line.value == exact
+        return
+    worth = oracle.fight_value(battle, first=(line.combats, line.attack, line.reallocate))
+    assert 0 <= line.value <= worth
+    assert outcome.bounds is not None
+    low, high = outcome.bounds
+    assert 0 <= low <= exact <= high <= 1
 
 
 #: A heavy machine gun alone against a BC, an SMG and a green rifle squad: the first round

@@ -351,13 +351,13 @@ class Engine:
         return [float(v.max()) if len(v) else -1.0 for v in self.line_values(lines, rounds)]
 
     def line_values(
-        self, lines: RoundLines, rounds: int | None, partial: bool = False
+        self, lines: RoundLines, rounds: int | None, partial: bool = False, anywhere: bool = False
     ) -> list[np.ndarray]:
         """The value of every attack on every grouping (step 6 at the defender's best).
 
         With ``partial``, the time limit may stop it between groupings (never before the
-        first): the groupings not valued then keep no values, and :attr:`RoundLines.complete`
-        says so.
+        first; with ``anywhere`` too, wherever it is seen, even in the first): the groupings
+        not wholly valued then keep no values, and :attr:`RoundLines.complete` says so.
         """
         if lines.values is not None:
             return lines.values
@@ -367,7 +367,15 @@ class Engine:
             if partial and g and self.budget.expired():
                 lines.complete = False
                 break
-            values[g] = self._grouping_values(lines, g, later, stops_at_deadline=not partial)
+            try:
+                values[g] = self._grouping_values(
+                    lines, g, later, stops_at_deadline=not partial or anywhere
+                )
+            except OutOfTime:
+                if not (partial and anywhere):
+                    raise
+                lines.complete = False
+                break
         lines.values = values
         return values
 
@@ -650,6 +658,17 @@ class Engine:
         return value, Policy(option, value, ordered)
 
 
+def alike_attacks(objective: Objective, attacks: AttackSet) -> np.ndarray:
+    """A key for each attack: two attacks of one key are worth exactly the same. Under a round
+    objective the attacks that oppose every combat with the same sides share one (their value
+    is one of their combats' sides alone); every other attack has a key of its own."""
+    keys = -1 - np.arange(attacks.size)
+    if isinstance(objective, RoundObjective):
+        full = np.flatnonzero(attacks.full)
+        keys[full] = full[_first_alike(attacks, full)]
+    return keys
+
+
 def _distinct_combats(attacks: AttackSet, rows: np.ndarray) -> np.ndarray:
     """``rows`` without the attacks that oppose every combat with the same sides as an earlier
     one of them (a round objective values such a line from its combats' sides alone), in
@@ -657,13 +676,22 @@ def _distinct_combats(attacks: AttackSet, rows: np.ndarray) -> np.ndarray:
     full = attacks.full[rows]
     if full.sum() < 2:
         return rows
-    sides = np.ascontiguousarray(attacks.side_kinds[attacks.kinds[rows[full]]])
+    first = _first_alike(attacks, rows[full])
+    keep = ~full
+    keep[np.flatnonzero(full)] = first == np.arange(len(first))
+    return np.asarray(rows[keep])
+
+
+def _first_alike(attacks: AttackSet, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows`` (attacks that oppose every combat), the place among ``rows`` of the
+    first that opposes every combat with the same sides."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.intp)
+    sides = np.ascontiguousarray(attacks.side_kinds[attacks.kinds[rows]])
     # each attack's row of sides as one opaque value: a 1-d unique, cheaper than by rows
     whole = sides.view(np.dtype((np.void, sides.itemsize * sides.shape[1]))).ravel()
-    _, first = np.unique(whole, return_index=True)
-    keep = ~full
-    keep[np.flatnonzero(full)[first]] = True
-    return np.asarray(rows[keep])
+    _, first, inverse = np.unique(whole, return_index=True, return_inverse=True)
+    return np.asarray(first[inverse.ravel()])
 
 
 def _fewest_uncertain(rows: np.ndarray, uncertain: np.ndarray) -> list[int]:

@@ -33,6 +33,7 @@ from allocator.games.crossfire.search.engine import (
     OutOfTime,
     Policy,
     RoundLines,
+    alike_attacks,
 )
 from allocator.games.crossfire.search.enumeration import Certainty
 from allocator.games.crossfire.search.lines import Choices, Combats, Line, evaluate
@@ -186,12 +187,16 @@ class RootGame:
             choices = Choices(groupings.same, self.lines.complete, runner)
         else:
             rows = values[g]
-            attacks = _ranked(
-                range(len(rows)),
-                rows,
-                lambda a: e.exact_attack(self.lines, g, a, later, float(rows[a]))[0],
-                low=False,
-            )
+            keys = alike_attacks(e.objective, self.lines.attacks[g])
+            worth: dict[int, Fraction] = {}
+
+            def exact(a: int) -> Fraction:
+                key = int(keys[a])
+                if key not in worth:
+                    worth[key] = e.exact_attack(self.lines, g, a, later, float(rows[a]))[0]
+                return worth[key]
+
+            attacks = _ranked(range(len(rows)), rows, exact, low=False)
             runner = None
             if attacks.runner is not None:
                 runner = self._line(
@@ -342,12 +347,15 @@ class RootGame:
         the upper bound: the best grouping's exact value so) and then as the least (the line's
         own value, and the lower bound: each grouping's best attack valued exactly so), each
         pass of the first round's lines and each exact value given :data:`BOUNDS_SECONDS` (the
-        lower bound's values of every grouping's best attack share it). A
-        pass cut short bounds the optimum from the groupings it reached, or (the lower bound)
-        not at all; a line whose exact value was not reached in time is worth what its first
-        round alone gives (for ``take``, the chance of taking the building in that round), a
-        lower bound of its value too. Both sides answer the grouping most promising for the
-        defender (or the file's).
+        lower bound's values of every grouping's best attack share it). A pass cut short
+        bounds the optimum from the groupings it reached, or (the lower bound) not at all. The
+        upper bound's pass may stop in the first grouping (when the first round alone has more
+        lines than it can value in its time, the upper bound is then the most a value can be,
+        and the line's grouping the one most promising by the lower pass); the lower bound's,
+        which gives the line, values the first grouping whatever it takes. A line whose exact
+        value was not reached in time is worth what its first round alone gives (for
+        ``take``, the chance of taking the building in that round), a lower bound of its value
+        too. Both sides answer the grouping most promising for the defender (or the file's).
 
         When the bounds meet at the line's value, that grouping's upper bound is the one
         reached, and every state the line leads to was searched, the line is proven optimal
@@ -355,13 +363,17 @@ class RootGame:
         """
         e = self.engine
         ends = e.bounds or (None, None)
-        high, high_complete = self._pass(ends[1])
+        high, high_complete = self._pass(ends[1], anywhere=True)
         top_high = {g: float(v.max()) for g, v in enumerate(high) if len(v)}
-        upper = min(top_high, key=top_high.__getitem__)
-        hi = self._exactly(lambda: e.exact_grouping(self.lines, upper, e.rounds)[0])
+        upper = min(top_high, key=top_high.__getitem__) if top_high else None
+        hi = None
+        if upper is not None:
+            hi = self._exactly(lambda: e.exact_grouping(self.lines, upper, e.rounds)[0])
         low, low_complete = self._pass(ends[0])
-        valued = [g for g in top_high if len(low[g])]
-        g = min(valued, key=top_high.__getitem__) if self.given is None else 0
+        top_low = {g: float(v.max()) for g, v in enumerate(low) if len(v)}
+        valued = [g for g in top_high if g in top_low] or list(top_low)
+        promise = top_high if top_high else top_low
+        g = min(valued, key=promise.__getitem__) if self.given is None else 0
         later = None if e.rounds is None else e.rounds - 1
 
         def best_attack(g: int, budget: Budget | None = None) -> tuple[Fraction, Policy] | None:
@@ -418,14 +430,18 @@ class RootGame:
             for child, _ in policy.outcomes
         )
 
-    def _pass(self, unknown: Fraction | None) -> tuple[list[np.ndarray], bool]:
+    def _pass(
+        self, unknown: Fraction | None, anywhere: bool = False
+    ) -> tuple[list[np.ndarray], bool]:
         """The first round's lines valued with the states not searched counted as ``unknown``
-        (a round objective has none), within :data:`BOUNDS_SECONDS`."""
+        (a round objective has none), within :data:`BOUNDS_SECONDS`: the first grouping
+        whatever the time it takes, unless ``anywhere``."""
         e = self.engine
         e.unknown_as = unknown
         e.budget = Budget(BOUNDS_SECONDS)
         self.lines.forget()
-        return e.line_values(self.lines, e.rounds, partial=True), self.lines.complete
+        values = e.line_values(self.lines, e.rounds, partial=True, anywhere=anywhere)
+        return values, self.lines.complete
 
     def _exactly(self, value: Callable[[], T], budget: Budget | None = None) -> T | None:
         """An exact value worked out within ``budget`` (by default :data:`BOUNDS_SECONDS` of

@@ -43,20 +43,16 @@ from __future__ import annotations
 import contextvars
 import itertools
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from types import FrameType
 
 from allocator.core.errors import MemoryLimitError, TimeLimitError, WorkCancelled
 from allocator.core.limits import default_limits
 
 #: How often, at most, a budget's checks read the process's resident size.
 MEMORY_LOOK_SECONDS = 0.01
-#: How often an alarm rings again after its first ring, until its block has ended (:func:`alarm`).
-ALARM_REPEAT_SECONDS = 0.005
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 
 #: When the answer being worked on was asked for (``time.monotonic()``); unset: now.
@@ -303,47 +299,3 @@ class Budget:
                 self.check(what)
 
         return tick
-
-
-@contextmanager
-def alarm(budget: Budget, what: str) -> Iterator[None]:
-    """Raise :class:`TimeLimitError` in the block once ``budget``'s deadline has passed, for
-    work that checks no budget of its own (the resolvers' exact sums). It rings in the main
-    thread only, between two steps of Python; elsewhere, or without ``SIGALRM``, the block runs
-    unbounded.
-
-    A ring can land where Python swallows what is raised (a garbage collector's callback, a
-    ``__del__``), so it rings again every ``ALARM_REPEAT_SECONDS`` until the block has ended,
-    and a block that ends after a ring raises all the same: past the deadline, the answer is
-    always a time-out.
-
-    >>> with alarm(Budget(5.0), "a sum"):
-    ...     sum(range(10))
-    45
-    """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "setitimer"
-    ):
-        yield
-        return
-    rang = False
-
-    def ring(signum: int, frame: FrameType | None) -> None:
-        nonlocal rang
-        rang = True
-        raise TimeLimitError(budget.seconds or 0.0, what)
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, budget.remaining(floor=0.001), ALARM_REPEAT_SECONDS)
-    try:
-        yield
-    finally:
-        while True:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                break
-            except TimeLimitError:  # a ring between the block's end and the stop of the timer
-                continue
-        signal.signal(signal.SIGALRM, previous)
-    if rang:
-        raise TimeLimitError(budget.seconds or 0.0, what)

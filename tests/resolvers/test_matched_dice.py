@@ -8,7 +8,8 @@ from itertools import product
 
 import pytest
 
-from allocator.core.errors import InputError
+from allocator.core.budget import Budget
+from allocator.core.errors import InputError, TimeLimitError
 from allocator.games.matched_dice.assault import (
     ATTACKER_WINS,
     BreakOnLoss,
@@ -123,6 +124,40 @@ def test_break_test_is_pluggable():
         return Fraction(0)
 
     assert run_assault(3, 3, 3, default_profile(), "cancel", never).chance("attacker_broke") == 0
+
+
+def test_the_chain_looks_at_its_time_limit_all_through():
+    """At every state of every round and at every ending, so that a chain of integers of
+    thousands of digits stops within its time limit wherever it is."""
+    calls = 0
+
+    def count() -> None:
+        nonlocal calls
+        calls += 1
+
+    break_test = BreakOnLoss(attacker="1/6", defender="1/3")
+    assault = run_assault(6, 5, 6, default_profile(), "cancel", break_test, count)
+    assert calls > 6 + 2 * len(assault.ends)
+    for stop_at in (1, calls // 2, calls):
+        left = stop_at
+
+        def stop() -> None:
+            nonlocal left
+            left -= 1
+            if left == 0:
+                raise TimeLimitError(1.0, "the exact answer")
+
+        with pytest.raises(TimeLimitError):
+            run_assault(6, 5, 6, default_profile(), "cancel", break_test, stop)
+
+
+def test_a_resolution_and_a_plan_end_at_their_time_limit():
+    budget = Budget(0.0)
+    resolver, chain = MatchedDiceResolver(), MatchedDiceEngagement(attacker=3, defender=3, rounds=5)
+    with pytest.raises(TimeLimitError, match="the exact answer was not found"):
+        resolver.resolve(chain, lambda: budget.check("the exact answer"))
+    with pytest.raises(TimeLimitError, match="the plan was not found"):
+        resolver.plan(chain, Fraction(1, 2), lambda: budget.check("the plan"))
 
 
 def test_quality_caps_the_rounds():

@@ -185,12 +185,15 @@ def run_assault(
     profile: MatchedDiceProfile,
     ties: Ties,
     break_test: BreakTest = no_break_test,
+    check: Callable[[], None] = lambda: None,
 ) -> Assault:
     """The Markov chain over unwounded SPs, for at most ``rounds`` rounds.
 
     Every state's chance is kept as an integer over one common denominator per round (6 to the
     most dice a round can roll, times the break tests' denominators), so that a long chain adds
-    integers instead of reducing fractions; the fractions are made once per ending.
+    integers instead of reducing fractions; the fractions are made once per ending. With break
+    tests of large denominators these integers grow to thousands of digits, so ``check`` (the
+    time limit's) runs at every state of every round and at every ending's fraction.
 
     >>> run_assault(1, 1, 1, default_profile(), "cancel").chance("defender_wiped_out")
     Fraction(5, 12)
@@ -210,6 +213,7 @@ def run_assault(
         ended: defaultdict[tuple[AssaultEnd, int, int], int] = defaultdict(int)
         following: defaultdict[tuple[int, int], int] = defaultdict(int)
         for (a, d), weight in states.items():
+            check()
             dice = min(a, profile.max_attacker_dice), min(d, profile.max_defender_dice)
             spare = 6 ** (most_dice - sum(dice)) * scale
             for (a_lost, d_lost), count in roll_counts(*dice, ties).items():
@@ -235,8 +239,13 @@ def run_assault(
     for round_denominator, ended_then in finished:
         factor = denominator // round_denominator
         for key, count in ended_then.items():
+            check()
             totals[key] += count * factor
-    ends = {key: Fraction(count, denominator) for key, count in totals.items() if count}
+    ends: dict[tuple[AssaultEnd, int, int], Fraction] = {}
+    for key, count in totals.items():
+        check()
+        if count:
+            ends[key] = Fraction(count, denominator)
     return Assault(ends=dict(sorted(ends.items())), rounds=rounds)
 
 
@@ -456,7 +465,8 @@ class MatchedDiceResolver:
         the chain reaches ``target``, with the chance of each strength on the way; the answer is
         the assault at that strength (at the most searched when none reaches it).
 
-        ``check`` runs before each strength's chain (the time limit's).
+        ``check`` (the time limit's) runs all through each strength's chain
+        (:func:`run_assault`).
 
         Raises
         ------
@@ -481,15 +491,15 @@ class MatchedDiceResolver:
         curve: list[StrengthChance] = []
         fewest = None
         for attacker in range(1, most + 1):
-            check()
-            wins = run_assault(attacker, defender, rounds, rules, ties, break_test).attacker_wins()
+            assault = run_assault(attacker, defender, rounds, rules, ties, break_test, check)
+            wins = assault.attacker_wins()
             curve.append(StrengthChance(attacker_sps=attacker, chance=ExactValue.of(wins)))
             if wins >= target:
                 fewest = attacker
                 break
         strength = fewest or most
         fought = engagement.model_copy(update={"attacker": strength, "attacking_bases": []})
-        resolution = self.resolve(fought)
+        resolution = self.resolve(fought, check)
         plan = StrengthPlan(
             target=ExactValue.of(target),
             most_sps=most,
@@ -506,7 +516,11 @@ class MatchedDiceResolver:
         ]
         return Resolution(self.name, resolution.distribution, steps, resolution.violations, details)
 
-    def resolve(self, engagement: MatchedDiceEngagement) -> Resolution:
+    def resolve(
+        self, engagement: MatchedDiceEngagement, check: Callable[[], None] = lambda: None
+    ) -> Resolution:
+        """The one roll's casualties, or the chain of rounds; ``check`` (the time limit's) runs
+        all through the chain (:func:`run_assault`) and at every ending it reports."""
         self.check_sizes(engagement)
         rounds, attack_limit = self.rounds(engagement), self.attack_limit(engagement)
         rules, ties = self.rules, engagement.ties or self.rules.ties
@@ -524,7 +538,7 @@ class MatchedDiceResolver:
             distribution = _compare_losses(outcomes)
         else:
             break_test = self.break_test or rules.break_test or no_break_test
-            assault = run_assault(attacker, defender, rounds, rules, ties, break_test)
+            assault = run_assault(attacker, defender, rounds, rules, ties, break_test, check)
             steps.append(
                 f"up to {rounds} round{'s' if rounds > 1 else ''}"
                 + (
@@ -536,11 +550,12 @@ class MatchedDiceResolver:
             )
             if break_test is not no_break_test:
                 steps.append("after each round a side that lost an SP takes its break test")
-            ends = [
-                ChainEnd(end=end, attacker_sps=a, defender_sps=d, chance=ExactValue.of(p))
-                for (end, a, d), p in assault.ends.items()
-            ]
-            distribution = {end: assault.chance(end) for end in _ENDS if assault.chance(end)}
+            for (end, a, d), p in assault.ends.items():
+                check()
+                ends.append(
+                    ChainEnd(end=end, attacker_sps=a, defender_sps=d, chance=ExactValue.of(p))
+                )
+            distribution = {end: p for end in _ENDS if (p := assault.chance(end))}
         details = MatchedDiceDetails(
             ties=ties,
             attacker_sps=attacker,

@@ -74,7 +74,7 @@ def prepare(given: Given) -> Work:
     engagement = validate(MatchedDiceEngagement, data)
     resolver = MatchedDiceResolver(load_matched_dice_profile(given.profile))
     if plan is None:
-        return lambda budget: resolver.resolve(engagement)
+        return lambda budget: resolver.resolve(engagement, lambda: budget.check("the exact answer"))
     target = parse_chance(plan)
     resolver.chain_rounds(engagement)  # before the time limit starts
     return lambda budget: resolver.plan(engagement, target, lambda: budget.check("the plan"))

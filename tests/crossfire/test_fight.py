@@ -15,7 +15,7 @@ from unittest import mock
 
 import oracle
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import scenarios
 from typer.testing import CliRunner
@@ -108,8 +108,38 @@ def test_readable_take_says_why_and_what_the_one_round_best_costs() -> None:
     assert "319/512 (62.3%)" in text and "How the fight ends" in text
 
 
+PARTS = {"p0": "platoon", "hq": "hq", "att": "attached"}
+
+
+def _company(side: str) -> list[dict[str, Any]]:
+    units = [{"id": f"{side}c0{part}", "kind": kind} for part, kind in PARTS.items()]
+    return [{"id": f"{side}c0", "kind": "company", "units": units}]
+
+
+#: Both sides suppressed: taken for certain, which the defender's search values but no proof
+#: shows; the attacker's answer once proved its first round from those values.
+TAKEN_BUT_UNPROVED: dict[str, Any] = {
+    "building": {"capacity": 3},
+    "defender": {
+        "units": _company("d"),
+        "stands": [
+            {"id": "d0", "type": "rifle", "unit": "dc0p0", "suppressed": True},
+            {"id": "d1", "type": "hmg", "unit": "dc0p0", "quality": "green", "suppressed": True},
+        ],
+    },
+    "attacker": {
+        "units": _company("a"),
+        "stands": [
+            {"id": "a0", "type": "cc", "unit": "ac0", "rating": 0, "position": [0, 0]},
+            {"id": "a1", "type": "rifle", "unit": "ac0p0", "suppressed": True, "position": [0, 0]},
+        ],
+    },
+}
+
+
 @settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
 @given(SMALL)
+@example(TAKEN_BUT_UNPROVED)
 def test_the_attackers_answer_after_a_whole_fight_search_is_the_same_as_alone(
     scenario: dict[str, Any],
 ) -> None:

@@ -307,13 +307,13 @@ class Engine:
         return all(self._taken(lines.index - sum(removed), later) for removed in product(*ends))
 
     def _taken(self, index: int, rounds: int | None) -> bool:
+        """Whether a state is over and taken, or proved taken (:meth:`proof`). A value of the
+        most known from a search does not count: the proof of the first round would otherwise
+        depend on what an earlier search had valued (explain's defender, then its attacker), and
+        an answer on its own would differ from the same answer after another."""
         winner = self.space.winner(index)
         if winner is not None or rounds == 0:
             return winner == "attacker"
-        assert self.bounds is not None
-        known = self.exact.get(self._key(index, rounds))
-        if known is not None:
-            return known == self.bounds[1]
         return self.proof(index, rounds) is not None
 
     def round_lines(

@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -11,8 +13,9 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 sys.path.insert(0, str(Path(__file__).parent))
 
 # hypothesis keeps the examples it found, and its caches, in a temporary folder, never in the
-# checkout
+# checkout, removed when the run ends (a failure prints the blob that reproduces it)
 _HOME = Path(tempfile.mkdtemp(prefix="cfalloc-hypothesis-"))
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 set_hypothesis_home_dir(str(_HOME))
 _EXAMPLES = DirectoryBasedExampleDatabase(str(_HOME / "examples"))
 settings.register_profile("ci", deadline=None, print_blob=True, database=_EXAMPLES)

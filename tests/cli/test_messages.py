@@ -377,7 +377,7 @@ def test_the_help_without_arguments_is_still_the_help() -> None:
     assert "Commands:" in result.output and "infinity" in result.output
 
 
-# ---------------------------------------------------------------- bad input before any alarm
+# ------------------------------------------------------- bad input before any time limit starts
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,7 @@ class OddsTerms:
             self.weights = [objective.weights(p) for p in self.levels]
             self.scale = _lcm_up_to(w.denominator for pair in self.weights for w in pair)
         self.state: dict[int, Any] = {}
+        self.cells: dict[int, Any] = {}
         self.keys: dict[int, Any] = {}
         self.terms: list[Any] = []
         for c in rules.slots:
@@ -70,7 +71,15 @@ class OddsTerms:
 
     def _table(self) -> list[Fraction]:
         """Every probability a combat can have (with pools of dice, one per difference and
-        number of dice a side: within the time limit, which its building checks)."""
+        number of dice a side: within the time limit, which its building checks), in rows of
+        :attr:`width`: one row per difference, then one row whose first two hold the combat
+        won for want of defenders and the unopposed one (the rest of it is never reached).
+
+        A combat's odds are looked up by row and column (:meth:`_lookup`): CP-SAT's presolve
+        expands one element over every state of a battalion's pools of dice (16,304) into
+        179,072 literals, in over a second that it does not check against its time limit; its 14
+        rows of 1,254 take a fraction of that.
+        """
         na, nd = self.max_dice
         table = []
         for diff in range(-DIFF_LIMIT, DIFF_LIMIT + 1):
@@ -78,10 +87,10 @@ class OddsTerms:
                 self.rules.tick()
                 for d in range(nd + 1):
                     table.append(win_probability(diff, self.mode, self.ties, (a, d)))
+        self.width, self.rows = (na + 1) * (nd + 1), 2 * DIFF_LIMIT + 2
         self.auto_win = len(table)
-        table.append(Fraction(1))
-        self.unopposed = len(table)
-        table.append(Fraction(1))
+        self.unopposed = len(table) + 1
+        table.extend([Fraction(1)] * self.width)
         # a float never orders two fractions the wrong way round, only sometimes as equal
         self.levels = sorted(set(table), key=lambda p: (float(p), p))
         position = {p: i for i, p in enumerate(self.levels)}
@@ -156,28 +165,28 @@ class OddsTerms:
         m.add_min_equality(upper, [diff, DIFF_LIMIT])
         clamped = m.new_int_var(-DIFF_LIMIT, DIFF_LIMIT, f"o_cl{c}")
         m.add_max_equality(clamped, [upper, -DIFF_LIMIT])
-        na, nd = self.max_dice
+        nd = self.max_dice[1]
         a_dice = att_dice if self.mode == "pool" else 1
         d_dice = def_dice if self.mode == "pool" else 1
         state = m.new_int_var(0, len(self.probabilities) - 1, f"o_state{c}")
+        row = m.new_int_var(0, self.rows - 1, f"o_row{c}")
+        column = m.new_int_var(0, self.width - 1, f"o_col{c}")
+        m.add(state == row * self.width + column)
         opposed = rules.attack.opposed[c]
-        m.add(
-            state == ((clamped + DIFF_LIMIT) * (na + 1) + a_dice) * (nd + 1) + d_dice
-        ).only_enforce_if([opposed, def_fights])
+        fought = [opposed, def_fights]
+        m.add(row == clamped + DIFF_LIMIT).only_enforce_if(fought)
+        m.add(column == a_dice * (nd + 1) + d_dice).only_enforce_if(fought)
         m.add(state == self.auto_win).only_enforce_if([opposed, def_fights.negated()])
         m.add(state == self.unopposed).only_enforce_if(opposed.negated())
         self.state[c] = state
+        self.cells[c] = (row, column)
         if self.product:
-            logs = self.logs
-            term = m.new_int_var(min(logs), max(logs), f"o_log{c}")
-            m.add_element(state, logs, term)
+            term = self._lookup(c, self.logs, f"o_log{c}")
         else:
-            term = self._sum_term(c, state, defenders, attackers)
+            term = self._sum_term(c, defenders, attackers)
         self.terms.append(term)
 
-    def _sum_term(
-        self, c: int, state: Any, defenders: dict[str, Any], attackers: dict[str, Any]
-    ) -> Any:
+    def _sum_term(self, c: int, defenders: dict[str, Any], attackers: dict[str, Any]) -> Any:
         """What the combat's stands are worth at its odds, scaled, linear for the LP.
 
         The odds level is one-hot; each level's share of the stand count is its own variable
@@ -192,8 +201,7 @@ class OddsTerms:
         stands = m.new_int_var(0, width, f"o_n{c}")
         m.add(stands == sum(defenders.values()) + sum(attackers.values()))
         attacking = sum(attackers.values())
-        level = m.new_int_var(0, len(self.levels) - 1, f"o_level{c}")
-        m.add_element(state, self.level_of, level)
+        level = self._lookup(c, self.level_of, f"o_level{c}")
         extra = {round((wa - wd) * scale) for wd, wa in self.weights}
         flags = []
         term: Any = 0
@@ -210,6 +218,21 @@ class OddsTerms:
             term += extra.pop() * attacking
         self.keys[c] = (level, stands, attacking)
         return term
+
+    def _lookup(self, c: int, table: list[int], name: str) -> Any:
+        """``table`` (laid out as :meth:`_table`'s) at slot ``c``'s state: an element of each
+        row at the state's column, and an element of those at its row."""
+        m = self.model
+        row, column = self.cells[c]
+        rows = []
+        for r in range(self.rows):
+            part = table[r * self.width : (r + 1) * self.width]
+            value = m.new_int_var(min(part), max(part), f"{name}_{r}")
+            m.add_element(column, part, value)
+            rows.append(value)
+        found = m.new_int_var(min(table), max(table), name)
+        m.add_element(row, rows, found)
+        return found
 
     def _share(self, amount: Any, flag: Any, width: int, name: str) -> Any:
         """``amount`` where ``flag`` holds, else 0 (its shares over a one-hot sum to it)."""

@@ -42,9 +42,17 @@ def test_copy_as_text_gives_the_setup_and_the_result(page: Any) -> None:
     assert any(line.startswith("Best split (proven): ") for line in lines), lines
     assert any(line.startswith("Round 1 (rolled here)") for line in lines), lines
     assert "/#s=" in lines[-1]
-    # An answer for an earlier board is left out.
+    # An answer for an earlier board is left out, also while the new board's check is on its way.
+    held: list[Any] = []
+    page.route("**/api/check", lambda route: held.append(route))
     page.get_by_test_id("clear").click()
     expect(page.get_by_test_id("stale-solve")).to_be_visible()
     text = copied(page)
+    assert held, "the check of the cleared board was not held"
     assert "Best split" not in text, text
     assert "Combat A: d1 and h1" not in text, text
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/check")
+    expect(page.get_by_test_id("check-status")).to_have_attribute("data-state", "legal")
+    assert "Combat A: d1 and h1" not in copied(page)

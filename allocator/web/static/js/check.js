@@ -16,6 +16,12 @@ export function scenarioWith(allocation) {
   return scenario;
 }
 
+/** The check's answer while it is for the board as it is (null while a newer check is on its
+ *  way: the odds of an earlier board are neither copied nor rolled). */
+export function currentCheck() {
+  return checking ? null : state.check;
+}
+
 /** The allocation as far as the current stage has built it (null: nothing yet). */
 export function builtSoFar() {
   return leading(state.allocation, currentStage().parts);

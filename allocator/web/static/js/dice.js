@@ -4,7 +4,7 @@
 import {emptyAllocation, leading, PARTS} from "./allocation.js";
 import {api, ApiError, errorNode} from "./api.js";
 import {$, el, fill, listing} from "./dom.js";
-import {scenarioWith} from "./check.js";
+import {currentCheck, scenarioWith} from "./check.js";
 import {entryOf, oddsAfter, renderHistory} from "./rounds.js";
 import {openOwn, saveToLink} from "./scenarios.js";
 import {partsList, standChips, withRuleLinks} from "./show.js";
@@ -103,7 +103,8 @@ function showPlayed(answer, fromTable, seedGiven) {
 
 /** The round's combats once the allocation is complete and legal (null: not yet). */
 function combatsToRoll() {
-  return state.check?.legal && state.check.odds ? state.check.odds.combats : null;
+  const check = currentCheck();
+  return check?.legal && check.odds ? check.odds.combats : null;
 }
 
 function notReady() {

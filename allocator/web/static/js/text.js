@@ -1,6 +1,7 @@
 // "Copy as text": the fight on the page in plain words for a club chat: the building, both
 // sides' stands by name, each combat with its odds, the check, the best split asked for, the
 // rounds played, and the link that reopens it all.
+import {currentCheck} from "./check.js";
 import {$, listing, share} from "./dom.js";
 import {currentLink} from "./scenarios.js";
 import {complement} from "./show.js";
@@ -18,7 +19,7 @@ function sideLine(side) {
 
 /** Each combat of the board: its stands, and its odds once the allocation is complete. */
 function combatLines() {
-  const checked = state.check?.odds?.combats;
+  const checked = currentCheck()?.odds?.combats;
   if (checked) {
     return checked.map((combat) => {
       const exact = combat.p_attacker_wins_exact;
